@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+import { CliError, isCliError } from './cli/cli-error.js'
+import { seed } from './cli/seed.js'
+import { serve } from './cli/serve.js'
+
+const HELP = `Usage: animals-mock <command> [options]
+
+A faithful, stateful fake of the animals service, and tools for its contracts.
+
+Commands:
+  serve     serve the fake over HTTP (see: animals-mock serve --help)
+  seed      generate realistic animals as a fixture (see: animals-mock seed --help)
+
+Examples:
+  animals-mock serve --port 4010
+  animals-mock seed --count 500 --seed 7 --out fixtures/qa.json
+`
+
+async function main(argv: readonly string[]): Promise<void> {
+  const [command, ...rest] = argv
+  switch (command) {
+    case 'serve':
+      return serve(rest, process.env)
+    case 'seed':
+      return seed(rest)
+    case undefined:
+    case 'help':
+    case '-h':
+    case '--help':
+      process.stdout.write(HELP)
+      return
+    default:
+      throw new CliError(`unknown command "${command}"; try animals-mock --help`)
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (isCliError(error) || isParseArgsError(error)) {
+    process.stderr.write(`animals-mock: ${(error as Error).message}\n`)
+    process.exitCode = isCliError(error) ? error.exitCode : 2
+    return
+  }
+  process.stderr.write(`animals-mock: unexpected failure, a bug: ${error instanceof Error ? error.stack : String(error)}\n`)
+  process.exitCode = 1
+})
+
+function isParseArgsError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_')
+}

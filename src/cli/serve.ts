@@ -1,0 +1,95 @@
+import { parseArgs } from 'node:util'
+import { createFake } from '../core/fake.js'
+import { API_BASE, createSite } from '../core/site.js'
+import { DEFAULT_FIXTURE, FixtureError, loadFixture } from '../node/fixtures.js'
+import { createPages, PAGE_PATHS } from '../node/pages.js'
+import { ListenError, startServer } from '../node/server.js'
+import { CliError } from './cli-error.js'
+
+/** The environment variable with accepted keys, comma-separated, added to any `--api-key`. */
+export const API_KEYS_ENV = 'ANIMALS_MOCK_API_KEYS'
+
+export const SERVE_HELP = `Usage: animals-mock serve [options]
+
+Serves the fake animals service over HTTP, the API under /v1.
+
+Options:
+  --port <n>          port to listen on; 0 picks a free one          (default 4010)
+  --host <address>    address to bind                                (default 127.0.0.1)
+  --api-key <key>     an accepted bearer key; repeat for more. Also read,
+                      comma-separated, from ${API_KEYS_ENV}.
+                      With no key configured, any non-empty token is accepted.
+  --fixture <name|file>
+                      animals to start from: a shipped fixture name
+                      (default, empty, large) or a JSON file         (default ${DEFAULT_FIXTURE})
+  -h, --help          show this help
+
+The first line printed is "animals-mock listening on <base URL>"; scripts can read
+the base URL from it.
+
+Examples:
+  animals-mock serve
+  animals-mock serve --port 0 --api-key secret-1 --api-key secret-2
+  ${API_KEYS_ENV}=secret-1 animals-mock serve --host 0.0.0.0 --fixture large
+`
+
+const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/
+
+/** Runs `animals-mock serve`; resolves once the server has stopped on SIGINT or SIGTERM. */
+export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
+  const { values } = parseArgs({
+    args: [...args],
+    options: {
+      port: { type: 'string', default: '4010' },
+      host: { type: 'string', default: '127.0.0.1' },
+      'api-key': { type: 'string', multiple: true, default: [] },
+      fixture: { type: 'string', default: DEFAULT_FIXTURE },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  })
+  if (values.help) {
+    process.stdout.write(SERVE_HELP)
+    return
+  }
+  const port = Number(values.port)
+  if (!/^[0-9]{1,5}$/.test(values.port) || port > 65535) {
+    throw new CliError(`--port must be a number from 0 to 65535, not "${values.port}"`)
+  }
+  const keys = [...values['api-key'], ...(env[API_KEYS_ENV] ?? '').split(',')].map((key) => key.trim())
+  if (keys.some((key) => key !== '' && !TOKEN68.test(key))) {
+    throw new CliError('an API key may hold only letters, digits and - . _ ~ + / (then = padding)')
+  }
+  let pets
+  try {
+    pets = await loadFixture(values.fixture)
+  } catch (error) {
+    if (error instanceof FixtureError) throw new CliError(error.message)
+    throw error
+  }
+  const fake = createFake({ pets, keys })
+  let server
+  try {
+    server = await startServer({ app: createSite({ api: fake, pages: createPages() }), port, host: values.host })
+  } catch (error) {
+    if (error instanceof ListenError) throw new CliError(error.message)
+    throw error
+  }
+  const policy = fake.keys.kind === 'any' ? 'any non-empty bearer token' : `${fake.keys.keys.length} configured key(s)`
+  process.stdout.write(
+    `animals-mock listening on ${server.url}${API_BASE}\n` +
+      `  animals: ${fake.store.size} from fixture ${values.fixture}\n` +
+      `  accepts: ${policy} (Authorization: Bearer <key>)\n` +
+      `  openapi: ${server.url}${PAGE_PATHS.openapiYaml}\n`,
+  )
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      void server.close().then(resolve)
+    }
+    process.on('SIGINT', stop)
+    process.on('SIGTERM', stop)
+  })
+  process.stdout.write('animals-mock stopped\n')
+}

@@ -1,0 +1,17 @@
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import type { OpenAPIV3 } from 'openapi-types'
+import { parse } from 'yaml'
+
+/** Where the contract lives: `contracts/openapi.yaml`, the single source of truth. */
+export const OPENAPI_FILE = fileURLToPath(new URL('../../contracts/openapi.yaml', import.meta.url))
+
+/** The contract's text as committed. */
+export function readOpenApiText(): string {
+  return readFileSync(OPENAPI_FILE, 'utf8')
+}
+
+/** The contract as a typed OpenAPI 3.0 document. */
+export function parseOpenApi(text: string): OpenAPIV3.Document {
+  return parse(text) as OpenAPIV3.Document
+}

@@ -1,0 +1,53 @@
+import { type Fields, JSON_HEADERS, type PlainResponse } from './http.js'
+
+/**
+ * Every error the fake can answer, by its stable `code`. The spec lists 400, 401 and 404 and leaves
+ * the codes open; the others are the fake's documented extras (README, "Error codes").
+ */
+export const ERROR_STATUS = {
+  bad_request: 400,
+  invalid_parameter: 400,
+  invalid_body: 400,
+  malformed_json: 400,
+  missing_body: 400,
+  unsupported_content_type: 400,
+  unauthorized: 401,
+  pet_not_found: 404,
+  route_not_found: 404,
+  method_not_allowed: 405,
+  request_timeout: 408,
+  payload_too_large: 413,
+  internal_error: 500,
+  store_full: 507,
+} as const satisfies Record<string, number>
+
+/** A stable machine-readable error code, the `code` of the Error body. */
+export type ErrorCode = keyof typeof ERROR_STATUS
+
+/** An expected failure: a value, never thrown. */
+export type ApiError = {
+  readonly code: ErrorCode
+  readonly message: string
+  /** Extra response headers, e.g. `Allow` on 405 or `WWW-Authenticate` on 401. */
+  readonly headers?: Fields
+}
+
+/** Builds an `ApiError`. */
+export function apiError(code: ErrorCode, message: string, headers?: Fields): ApiError {
+  return headers === undefined ? { code, message } : { code, message, headers }
+}
+
+/**
+ * The spec's Error body `{code, message, status}` with `status` equal to the HTTP status.
+ * @example toErrorResponse(apiError('pet_not_found', 'No animal has id 7.')).status // 404
+ */
+export function toErrorResponse(error: ApiError): PlainResponse {
+  const status = ERROR_STATUS[error.code]
+  const headers = error.headers === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...error.headers }
+  return { status, headers, body: errorBody(error.code, error.message, status) }
+}
+
+/** The Error body text for any status, including forced responses with codes chosen by a test. */
+export function errorBody(code: string, message: string, status: number): string {
+  return JSON.stringify({ code, message, status })
+}

@@ -1,0 +1,35 @@
+import { parse } from 'lossless-json'
+import { fail, ok, type Result } from './http.js'
+import { parseJsonNumber } from './json-body.js'
+import { type Pet, parsePet, toPetJson } from './pets.js'
+
+/**
+ * Reads a fixture: a JSON array of Pet records, the same shape `GET /pets` answers. Every record is
+ * checked before any is used, so a bad fixture loads nothing; the message names the record and field.
+ * @example parseFixture('[{"id":1,"name":"Rex","categoryId":2}]') // { ok: true, value: [...] }
+ */
+export function parseFixture(text: string): Result<Pet[], string> {
+  let records: unknown
+  try {
+    records = parse(text, null, parseJsonNumber)
+  } catch (error) {
+    return fail(`not valid JSON (${error instanceof Error ? error.message : String(error)})`)
+  }
+  if (!Array.isArray(records)) return fail('a fixture must be a JSON array of animals')
+  const pets: Pet[] = []
+  const seen = new Set<Pet['id']>()
+  for (const [index, record] of records.entries()) {
+    const pet = parsePet(record)
+    const where = `record ${index + 1} (index ${index})`
+    if (!pet.ok) return fail(`${where}: ${pet.error.message}`)
+    if (seen.has(pet.value.id)) return fail(`${where}: field 'id' repeats id ${pet.value.id}`)
+    seen.add(pet.value.id)
+    pets.push(pet.value)
+  }
+  return ok(pets)
+}
+
+/** Writes animals as a fixture: one animal per line, so diffs of fixtures stay readable. */
+export function toFixtureText(pets: readonly Pet[]): string {
+  return pets.length === 0 ? '[]\n' : `[\n${pets.map(toPetJson).join(',\n')}\n]\n`
+}

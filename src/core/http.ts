@@ -1,0 +1,45 @@
+/** Header fields with lower-case names; a repeated header arrives joined with ", ". */
+export type Fields = Readonly<Record<string, string>>
+
+/** A request as every transport hands it to the core: no sockets, no streams. */
+export type PlainRequest = {
+  readonly method: string
+  /** The path below the API base, e.g. `/pets/7` for `/v1/pets/7`, still percent-encoded. */
+  readonly path: string
+  /** The path prefix the client used to reach the API, e.g. `/v1`; used to build `Location` and `Link`. */
+  readonly basePath: string
+  readonly query: URLSearchParams
+  readonly headers: Fields
+  readonly body?: Uint8Array
+}
+
+/** A response as the core decides it; transports copy it onto the wire. */
+export type PlainResponse = {
+  readonly status: number
+  readonly headers: Fields
+  readonly body?: string
+}
+
+/** Expected outcomes are values; `parse*` functions return one of these. */
+export type Result<T, E> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E }
+
+/** Wraps a success. */
+export const ok = <T>(value: T): { readonly ok: true; readonly value: T } => ({ ok: true, value })
+
+/** Wraps a failure. */
+export const fail = <E>(error: E): { readonly ok: false; readonly error: E } => ({ ok: false, error })
+
+/** Every response is JSON except the pages and documents served outside the API. */
+export const JSON_TYPE = 'application/json'
+
+/**
+ * Browser frontends on another origin call the fake with a bearer token, never cookies, so `*` is
+ * enough; the headers a page must be able to read are exposed.
+ */
+export const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'Location, Deprecation, Sunset, Link, Allow, WWW-Authenticate',
+} as const satisfies Fields
+
+/** Content type plus CORS: the header set most responses need, built once. */
+export const JSON_HEADERS: Fields = Object.freeze({ 'content-type': JSON_TYPE, ...CORS_HEADERS })

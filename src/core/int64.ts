@@ -1,0 +1,44 @@
+/**
+ * A 64-bit signed integer as the spec's `int64` fields carry it: a `number` while it is a safe
+ * integer, a `bigint` past 2^53. Every producer normalises through `toInt64`, so one value has
+ * one representation and `Map` keys and `===` behave.
+ */
+export type Int64 = number | bigint
+
+const MIN = -(2n ** 63n)
+const MAX = 2n ** 63n - 1n
+
+/** Normalises an exact integer to its one `Int64` form, or `undefined` when it is outside int64. */
+export function toInt64(value: number | bigint): Int64 | undefined {
+  if (typeof value === 'number') {
+    if (Number.isSafeInteger(value)) return value === 0 ? 0 : value // folds -0 into 0
+    return undefined // unsafe numbers have already lost digits; callers never pass them
+  }
+  if (value < MIN || value > MAX) return undefined
+  const small = Number(value)
+  return Number.isSafeInteger(small) ? small : value
+}
+
+const DECIMAL = /^-?[0-9]{1,20}$/
+
+/**
+ * Reads a decimal integer written in text (a path segment), exactly.
+ * @example parseInt64Text('9007199254740993') // 9007199254740993n
+ */
+export function parseInt64Text(text: string): Int64 | undefined {
+  if (!DECIMAL.test(text)) return undefined
+  return toInt64(BigInt(text))
+}
+
+/** The next integer after `value`, or `undefined` past the int64 maximum. */
+export function nextInt64(value: Int64): Int64 | undefined {
+  return typeof value === 'number' && value < Number.MAX_SAFE_INTEGER ? value + 1 : toInt64(BigInt(value) + 1n)
+}
+
+/** Orders two int64 values. */
+export function compareInt64(a: Int64, b: Int64): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b
+  const x = BigInt(a)
+  const y = BigInt(b)
+  return x < y ? -1 : x > y ? 1 : 0
+}

@@ -1,0 +1,72 @@
+import { isInteger, isSafeNumber, LosslessNumber, parse } from 'lossless-json'
+import { type ApiError, apiError } from './errors.js'
+import { fail, ok, type PlainRequest, type Result } from './http.js'
+
+/** Bodies longer than this get 413; transports may stop reading once a body passes it. */
+export const MAX_BODY_BYTES = 1024 * 1024
+
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+
+/**
+ * The number reader for `lossless-json`. Integers stay exact: a `number` while safe, a `bigint` past 2^53. A non-integer that a double
+ * cannot hold exactly stays a `LosslessNumber`, which no field accepts, so nothing is rounded.
+ */
+export function parseJsonNumber(text: string): number | bigint | LosslessNumber {
+  if (isInteger(text)) {
+    const value = Number(text)
+    return Number.isSafeInteger(value) ? value : BigInt(text)
+  }
+  return isSafeNumber(text) ? Number(text) : new LosslessNumber(text)
+}
+
+/** Whether a `Content-Type` names JSON in UTF-8: `application/json` or any `application/*+json`. */
+export function isJsonContentType(contentType: string): boolean {
+  const [mediaType = '', ...params] = contentType.split(';')
+  const type = mediaType.trim().toLowerCase()
+  if (type !== 'application/json' && !(type.startsWith('application/') && type.endsWith('+json'))) return false
+  return params.every((param) => {
+    const [name = '', value = ''] = param.split('=')
+    if (name.trim().toLowerCase() !== 'charset') return true
+    const charset = value.trim().replaceAll('"', '').toLowerCase()
+    return charset === 'utf-8' || charset === 'utf8'
+  })
+}
+
+const MESSAGE_LIMIT = 160
+
+/**
+ * Reads the request body as JSON: 400 for a missing body, another content type, bad UTF-8 or bad
+ * JSON (duplicate keys included: which one would count is ambiguous), 413 past `MAX_BODY_BYTES`.
+ */
+export function parseJsonBody(request: PlainRequest): Result<unknown, ApiError> {
+  const body = request.body
+  if (body === undefined || body.byteLength === 0) {
+    return fail(apiError('missing_body', 'A request body is required: a JSON object with name and categoryId.'))
+  }
+  if (body.byteLength > MAX_BODY_BYTES) {
+    return fail(apiError('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes.`))
+  }
+  const contentType = request.headers['content-type']
+  if (contentType === undefined || !isJsonContentType(contentType)) {
+    return fail(
+      apiError('unsupported_content_type', 'The body must be sent with Content-Type: application/json (UTF-8).'),
+    )
+  }
+  let text: string
+  try {
+    text = utf8.decode(body)
+  } catch {
+    return fail(apiError('malformed_json', 'The request body is not valid UTF-8.'))
+  }
+  try {
+    return ok(parse(text, null, parseJsonNumber))
+  } catch (error) {
+    const reason = error instanceof RangeError ? 'it is nested too deeply' : describe(error)
+    return fail(apiError('malformed_json', `The request body is not valid JSON: ${reason}.`))
+  }
+}
+
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error)
+  return message.length > MESSAGE_LIMIT ? `${message.slice(0, MESSAGE_LIMIT)}…` : message
+}

@@ -1,0 +1,49 @@
+import type { App } from './app.js'
+import { apiError, toErrorResponse } from './errors.js'
+import { JSON_HEADERS, type PlainRequest, type PlainResponse } from './http.js'
+
+/** The path prefix of the API on the standalone server, as on the real service (spec 9.1). */
+export const API_BASE = '/v1'
+
+/** A document or page served outside the API, built when first asked for. */
+export type Page = () => PlainResponse
+
+/** Options of `createSite`. */
+export type SiteOptions = {
+  readonly api: App
+  /** Documents and pages by exact path, e.g. `/openapi.yaml`; served to GET and HEAD. */
+  readonly pages?: ReadonlyMap<string, Page>
+}
+
+/**
+ * The whole standalone server as one function: the API under `/v1`, pages by path, and a JSON 404
+ * everywhere else. Requests arrive with their full path and an empty `basePath`.
+ */
+export function createSite(options: SiteOptions): App {
+  const pages = options.pages ?? new Map<string, Page>()
+  return {
+    handle(request: PlainRequest): PlainResponse {
+      const { path } = request
+      if (path.startsWith(`${API_BASE}/`)) {
+        return options.api.handle({ ...request, basePath: API_BASE, path: path.slice(API_BASE.length) })
+      }
+      const page = pages.get(path)
+      if (page === undefined) {
+        return toErrorResponse(apiError('route_not_found', `Nothing is served at ${path}; the API is under ${API_BASE}.`))
+      }
+      if (request.method !== 'GET' && request.method !== 'HEAD') {
+        return toErrorResponse(
+          apiError('method_not_allowed', `${request.method} is not allowed here; use GET.`, { allow: 'GET, HEAD' }),
+        )
+      }
+      const response = page()
+      return request.method === 'HEAD' ? { status: response.status, headers: response.headers } : response
+    },
+  }
+}
+
+/** A page answering fixed JSON, e.g. the health check. */
+export function jsonPage(value: unknown): Page {
+  const body = JSON.stringify(value)
+  return () => ({ status: 200, headers: JSON_HEADERS, body })
+}

@@ -1,0 +1,181 @@
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
+import type { App } from '../core/app.js'
+import { apiError, toErrorResponse } from '../core/errors.js'
+import type { Fields, PlainRequest, PlainResponse } from '../core/http.js'
+import { MAX_BODY_BYTES } from '../core/json-body.js'
+
+/** Options of `startServer`. */
+export type ServerOptions = {
+  /** The whole site: `createSite({ api: fake })`. */
+  readonly app: App
+  /** 0 (the default) picks a free port. */
+  readonly port?: number
+  /** 127.0.0.1 unless told otherwise. */
+  readonly host?: string
+  /** Called with anything the app throws: a bug, answered with 500. */
+  readonly onError?: (error: unknown) => void
+}
+
+/** A listening server. */
+export type RunningServer = {
+  /** The origin, e.g. `http://127.0.0.1:4010`; the API is at `${url}/v1`. */
+  readonly url: string
+  readonly port: number
+  readonly server: Server
+  /** Stops accepting, lets requests in flight finish, then closes every connection. */
+  close(): Promise<void>
+}
+
+/** Thrown when the server cannot listen, e.g. a port already taken. */
+export class ListenError extends Error {
+  override readonly name = 'ListenError'
+  readonly code: string | undefined
+
+  constructor(message: string, code: string | undefined) {
+    super(message)
+    this.code = code
+  }
+}
+
+/**
+ * Starts the node:http adapter: it copies each request into a `PlainRequest`, asks the app, and
+ * copies the `PlainResponse` back. It holds no rule of the service.
+ * @example const server = await startServer({ app: createSite({ api: createFake() }) })
+ */
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const { app } = options
+  const onError = options.onError ?? ((error: unknown) => console.error(error))
+  const server = createServer((req, res) => receive(req, res, app, onError))
+  server.on('clientError', answerClientError)
+  const host = options.host ?? '127.0.0.1'
+  await listen(server, options.port ?? 0, host)
+  const { port } = server.address() as AddressInfo
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+  return { url, port, server, close: () => closeServer(server) }
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onListenError = (error: NodeJS.ErrnoException): void => {
+      const reason =
+        error.code === 'EADDRINUSE'
+          ? `port ${port} on ${host} is already in use`
+          : error.code === 'EADDRNOTAVAIL'
+            ? `address ${host} is not available on this machine`
+            : error.code === 'EACCES'
+              ? `no permission to listen on ${host}:${port}`
+              : error.message
+      reject(new ListenError(`cannot listen: ${reason}`, error.code))
+    }
+    server.once('error', onListenError)
+    server.listen(port, host, () => {
+      server.off('error', onListenError)
+      resolve()
+    })
+  })
+}
+
+function receive(req: IncomingMessage, res: ServerResponse, app: App, onError: (error: unknown) => void): void {
+  const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined
+  if (!hasBody) {
+    respond(req, res, app, onError, undefined)
+    return
+  }
+  const chunks: Buffer[] = []
+  let length = 0
+  const onData = (chunk: Buffer): void => {
+    chunks.push(chunk)
+    length += chunk.length
+    // One byte past the cap is enough for the app to answer 413; the rest is never buffered.
+    if (length > MAX_BODY_BYTES) {
+      req.off('data', onData)
+      req.off('end', onEnd)
+      res.setHeader('connection', 'close')
+      respond(req, res, app, onError, Buffer.concat(chunks, MAX_BODY_BYTES + 1))
+    }
+  }
+  const onEnd = (): void => respond(req, res, app, onError, Buffer.concat(chunks, length))
+  req.on('data', onData)
+  req.on('end', onEnd)
+}
+
+function respond(
+  req: IncomingMessage,
+  res: ServerResponse,
+  app: App,
+  onError: (error: unknown) => void,
+  body: Uint8Array | undefined,
+): void {
+  let response: PlainResponse
+  try {
+    response = app.handle(toPlainRequest(req, body))
+  } catch (error) {
+    onError(error)
+    response = toErrorResponse(apiError('internal_error', 'The fake failed unexpectedly; this is a bug.'))
+  }
+  if (response.body !== undefined) res.setHeader('content-length', Buffer.byteLength(response.body))
+  res.writeHead(response.status, response.headers)
+  res.end(response.body)
+}
+
+function toPlainRequest(req: IncomingMessage, body: Uint8Array | undefined): PlainRequest {
+  const target = req.url ?? '/'
+  const mark = target.indexOf('?')
+  const request = {
+    method: req.method ?? 'GET',
+    path: mark === -1 ? target : target.slice(0, mark),
+    basePath: '',
+    query: new URLSearchParams(mark === -1 ? '' : target.slice(mark + 1)),
+    headers: joinedHeaders(req.rawHeaders),
+  }
+  return body === undefined ? request : { ...request, body }
+}
+
+/**
+ * Header names lower-cased and repeats joined with ", ", as fetch's `Headers` does. Node's own
+ * `req.headers` keeps only the first `Authorization`, which would make the two transports differ.
+ */
+function joinedHeaders(raw: readonly string[]): Fields {
+  const headers: Record<string, string> = {}
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = (raw[i] as string).toLowerCase()
+    const value = raw[i + 1] as string
+    const previous = headers[name]
+    headers[name] = previous === undefined ? value : `${previous}, ${value}`
+  }
+  return headers
+}
+
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy()
+    return
+  }
+  const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+  const response = toErrorResponse(
+    timedOut
+      ? apiError('request_timeout', 'The request took too long to arrive.')
+      : apiError('bad_request', 'The request is not valid HTTP/1.1.'),
+  )
+  const head = Object.entries(response.headers).map(([name, value]) => `${name}: ${value}\r\n`)
+  socket.end(
+    `HTTP/1.1 ${response.status} ${STATUS_CODES[response.status]}\r\n${head.join('')}` +
+      `content-length: ${Buffer.byteLength(response.body ?? '')}\r\nconnection: close\r\n\r\n${response.body}`,
+  )
+}
+
+// Requests still in flight this long after a shutdown began are cut off.
+const SHUTDOWN_GRACE_MS = 5000
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS)
+    force.unref()
+    server.close(() => {
+      clearTimeout(force)
+      resolve()
+    })
+    server.closeIdleConnections()
+  })
+}

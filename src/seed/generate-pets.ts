@@ -1,0 +1,71 @@
+import { base, en, Faker } from '@faker-js/faker'
+import { type Int64, nextInt64 } from '../core/int64.js'
+import type { Pet, PetStatus } from '../core/pets.js'
+
+/** The categories generated animals belong to; the spec shows only the `categoryId` reference. */
+export const CATEGORIES = [
+  { id: 1, name: 'Dogs', weight: 30 },
+  { id: 2, name: 'Cats', weight: 28 },
+  { id: 3, name: 'Birds', weight: 10 },
+  { id: 4, name: 'Fish', weight: 9 },
+  { id: 5, name: 'Rabbits', weight: 8 },
+  { id: 6, name: 'Rodents', weight: 7 },
+  { id: 7, name: 'Reptiles', weight: 5 },
+  { id: 8, name: 'Horses', weight: 3 },
+] as const
+
+/** Relative weights of each status; `none` is an animal created without a status. */
+export type StatusMix = Readonly<Record<PetStatus | 'none', number>>
+
+/** Most animals are for sale; a few were created without a status, which the spec allows. */
+export const DEFAULT_STATUS_MIX: StatusMix = { available: 60, pending: 15, sold: 20, none: 5 }
+
+/**
+ * Faker's pet-name list has 42 names, so a quarter of the animals are named after a fruit, a
+ * colour or a spice instead ("Coconut", "Indigo", "Lavender"), as pets often are.
+ */
+function petName(faker: Faker): string {
+  if (faker.number.int(3) !== 0) return faker.animal.petName()
+  const word = faker.helpers.arrayElement([faker.food.fruit, faker.color.human, faker.food.spice])()
+  return word.includes(' ') ? faker.animal.petName() : word.charAt(0).toUpperCase() + word.slice(1)
+}
+
+/** Options of `generatePets`. */
+export type GenerateOptions = {
+  readonly seed: number
+  readonly count: number
+  /** The id of the first animal; the rest follow one by one. */
+  readonly firstId?: Int64
+  readonly statusMix?: StatusMix
+  /** Called with the number generated so far, every `PROGRESS_STEP` animals. */
+  readonly onProgress?: (done: number) => void
+}
+
+/** How often `onProgress` is called. */
+export const PROGRESS_STEP = 50_000
+
+/**
+ * Generates realistic animals, the same ones for the same options on any machine: the generator
+ * owns its Faker instance and nothing else draws from it.
+ * @example generatePets({ seed: 7, count: 2 }).map((pet) => pet.id) // [1, 2]
+ */
+export function generatePets(options: GenerateOptions): Pet[] {
+  const faker = new Faker({ locale: [en, base], seed: options.seed })
+  const categories = CATEGORIES.map(({ id, weight }) => ({ value: id, weight }))
+  const mix = options.statusMix ?? DEFAULT_STATUS_MIX
+  const statuses = (['available', 'pending', 'sold', 'none'] as const)
+    .map((value) => ({ value, weight: mix[value] }))
+    .filter(({ weight }) => weight > 0)
+  const pets: Pet[] = []
+  let id: Int64 | undefined = options.firstId ?? 1
+  for (let i = 0; i < options.count; i++) {
+    if (id === undefined) throw new RangeError('generated ids would pass the int64 maximum')
+    const name = petName(faker)
+    const categoryId = faker.helpers.weightedArrayElement(categories)
+    const status = faker.helpers.weightedArrayElement(statuses)
+    pets.push(status === 'none' ? { id, name, categoryId } : { id, name, categoryId, status })
+    id = nextInt64(id)
+    if ((i + 1) % PROGRESS_STEP === 0) options.onProgress?.(i + 1)
+  }
+  return pets
+}

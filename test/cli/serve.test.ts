@@ -1,0 +1,132 @@
+import { writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, expect, it } from 'vitest'
+import { createApiClient } from '../support/api-client.js'
+import { type CliProcess, runCli, spawnCli, waitForBaseUrl } from '../support/cli.js'
+import { expectError } from '../support/expectations.js'
+import { shippedPets } from '../support/fixtures.js'
+
+const running: CliProcess[] = []
+afterEach(() => {
+  for (const cli of running.splice(0)) cli.child.kill('SIGKILL')
+})
+
+function serve(args: readonly string[], env: Record<string, string> = {}): CliProcess {
+  const cli = spawnCli(['serve', ...args], env)
+  running.push(cli)
+  return cli
+}
+
+it('prints the base URL in a line a script can parse and serves the default fixture there', async () => {
+  const cli = serve(['--port', '0'])
+  const baseUrl = await waitForBaseUrl(cli)
+  expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/)
+  const api = createApiClient(baseUrl, 'any-token')
+  const listed = await api.authed('/pets', { query: 'limit=100' })
+  expect(listed.status).toBe(200)
+  expect(listed.json).toEqual(shippedPets('default'))
+})
+
+it('shuts down gracefully on SIGTERM and on SIGINT, with exit code 0', async () => {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    const cli = serve(['--port', '0'])
+    const baseUrl = await waitForBaseUrl(cli)
+    // An idle keep-alive connection must not hold the shutdown open.
+    expect((await createApiClient(baseUrl, 'k').authed('/pets')).status).toBe(200)
+    cli.child.kill(signal)
+    expect(await cli.exited).toBe(0)
+    expect(cli.stdout()).toContain('animals-mock stopped')
+    expect(cli.stderr()).toBe('')
+  }
+})
+
+it('reports a taken port in one clear line, exit code 2, no stack trace', async () => {
+  const blocker = createServer()
+  await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))
+  const port = (blocker.address() as { port: number }).port
+  try {
+    const { code, stderr } = await runCli(['serve', '--port', String(port)])
+    expect(code).toBe(2)
+    expect(stderr.trim().split('\n')).toHaveLength(1)
+    expect(stderr).toContain(`port ${port}`)
+    expect(stderr).toContain('already in use')
+    expect(stderr).not.toMatch(/\n\s+at /)
+  } finally {
+    blocker.close()
+  }
+})
+
+it('listens on port 4010 and host 127.0.0.1 by default', async () => {
+  const cli = serve([])
+  const outcome = await Promise.race([waitForBaseUrl(cli).then((url) => ({ url })), cli.exited.then(() => ({ url: '' }))])
+  if (outcome.url === '') {
+    // Something else holds 4010 on this machine; the refusal still names the default.
+    expect(cli.stderr()).toContain('port 4010 on 127.0.0.1 is already in use')
+  } else {
+    expect(outcome.url).toBe('http://127.0.0.1:4010/v1')
+  }
+})
+
+it('accepts the keys of repeated --api-key and of ANIMALS_MOCK_API_KEYS, and refuses others', async () => {
+  const cli = serve(['--port', '0', '--api-key', 'cli-one', '--api-key', 'cli-two'], {
+    ANIMALS_MOCK_API_KEYS: 'env-one, env-two',
+  })
+  const baseUrl = await waitForBaseUrl(cli)
+  for (const key of ['cli-one', 'cli-two', 'env-one', 'env-two']) {
+    expect((await createApiClient(baseUrl, key).authed('/pets')).status, key).toBe(200)
+  }
+  expectError(await createApiClient(baseUrl, 'someone-else').authed('/pets'), 401, 'unauthorized')
+  expect(cli.stdout()).toContain('4 configured key(s)')
+  expect(cli.stdout()).not.toContain('cli-one')
+})
+
+it('accepts any non-empty token when no key is configured, and says so', async () => {
+  const cli = serve(['--port', '0'])
+  const baseUrl = await waitForBaseUrl(cli)
+  expect(cli.stdout()).toContain('any non-empty bearer token')
+  expect((await createApiClient(baseUrl, 'whatever-1').authed('/pets')).status).toBe(200)
+  expectError(await createApiClient(baseUrl).call('/pets'), 401, 'unauthorized')
+})
+
+it('shows every option with an example in --help', async () => {
+  const { code, stdout } = await runCli(['serve', '--help'])
+  expect(code).toBe(0)
+  for (const option of ['--port', '--host', '--api-key', '--fixture', '--help', 'ANIMALS_MOCK_API_KEYS']) {
+    expect(stdout).toContain(option)
+  }
+  expect(stdout).toMatch(/Examples:\n {2}animals-mock serve/)
+  const top = await runCli(['--help'])
+  expect(top.code).toBe(0)
+  expect(top.stdout).toContain('serve')
+})
+
+it('refuses bad options in one line with exit code 2', async () => {
+  for (const args of [
+    ['serve', '--port', 'eighty'],
+    ['serve', '--port', '70000'],
+    ['serve', '--bogus'],
+    ['serve', '--api-key', 'has space'],
+    ['launch'],
+  ]) {
+    const { code, stderr } = await runCli(args)
+    expect(code, args.join(' ')).toBe(2)
+    expect(stderr.trim().split('\n'), args.join(' ')).toHaveLength(1)
+    expect(stderr).toMatch(/^animals-mock: /)
+  }
+})
+
+it('refuses a bad fixture naming the file, the record and the field, and serves nothing', async () => {
+  const file = join(tmpdir(), `bad-fixture-${process.pid}.json`)
+  writeFileSync(file, JSON.stringify([{ id: 1, name: 'Rex', categoryId: 1 }, { id: 2, name: 'Tom', categoryId: 'two' }]))
+  const { code, stderr, stdout } = await runCli(['serve', '--port', '0', '--fixture', file])
+  expect(code).toBe(2)
+  expect(stderr).toContain(file)
+  expect(stderr).toContain('record 2')
+  expect(stderr).toContain("'categoryId'")
+  expect(stdout).not.toContain('listening')
+  const missing = await runCli(['serve', '--port', '0', '--fixture', 'no-such-fixture'])
+  expect(missing.code).toBe(2)
+  expect(missing.stderr).toContain('no-such-fixture.json: no such file')
+})

@@ -1,0 +1,93 @@
+import { Validator } from '@seriousme/openapi-schema-validator'
+import { Ajv } from 'ajv'
+import type { OpenAPIV3 } from 'openapi-types'
+import { expect, it } from 'vitest'
+import { LIMIT, PET_STATUSES } from '../../src/core/pets.js'
+import { OPENAPI_FILE, parseOpenApi, readOpenApiText } from '../../src/contracts/openapi.js'
+
+const doc = parseOpenApi(readOpenApiText())
+const operation = (path: string, method: 'get' | 'post') => doc.paths[path]?.[method] as OpenAPIV3.OperationObject
+const schema = (name: string) => doc.components?.schemas?.[name] as OpenAPIV3.SchemaObject
+const parameter = (name: string) => doc.components?.parameters?.[name] as OpenAPIV3.ParameterObject
+
+it('is a valid OpenAPI 3.0 document by the official schema', async () => {
+  const validator = new Validator()
+  const result = await validator.validate(OPENAPI_FILE)
+  expect(result.errors ?? []).toEqual([])
+  expect(result.valid).toBe(true)
+  expect(validator.version).toBe('3.0')
+})
+
+it('names the production and staging servers, both under /v1', () => {
+  expect(doc.servers?.map((server) => server.description)).toEqual(['Production', 'Staging'])
+  for (const server of doc.servers ?? []) expect(server.url).toMatch(/\}\/v1$/)
+})
+
+it('secures every operation with the global bearerAuth scheme', () => {
+  expect(doc.security).toEqual([{ bearerAuth: [] }])
+  expect(doc.components?.securitySchemes?.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' })
+  for (const [path, method] of [['/pets', 'get'], ['/pets', 'post'], ['/pets/{petId}', 'get']] as const) {
+    expect(operation(path, method).security).toBeUndefined()
+    expect(Object.keys(operation(path, method).responses)).toContain('401')
+  }
+})
+
+it('has the three operations with their ids, tag and statuses, getPet deprecated', () => {
+  expect(operation('/pets', 'get')).toMatchObject({ operationId: 'listPets', tags: ['animals'] })
+  expect(operation('/pets', 'post')).toMatchObject({ operationId: 'createPet', tags: ['animals'] })
+  expect(operation('/pets/{petId}', 'get')).toMatchObject({ operationId: 'getPet', tags: ['animals'], deprecated: true })
+  expect(Object.keys(operation('/pets', 'get').responses)).toEqual(['200', '401', 'default'])
+  expect(Object.keys(operation('/pets', 'post').responses)).toEqual(['201', '400', '401', 'default'])
+  expect(Object.keys(operation('/pets/{petId}', 'get').responses)).toEqual(['200', '401', '404', 'default'])
+  expect(operation('/pets', 'post').requestBody).toMatchObject({ required: true })
+})
+
+it('holds the same limit bounds, default and statuses as the core', () => {
+  expect(parameter('limit').schema).toMatchObject({ minimum: LIMIT.min, maximum: LIMIT.max, default: LIMIT.default })
+  expect(schema('PetStatus').enum).toEqual([...PET_STATUSES])
+})
+
+it('describes NewPet, Pet and Error as the spec does', () => {
+  expect(schema('NewPet').required).toEqual(['name', 'categoryId'])
+  expect(schema('NewPet').properties?.categoryId).toMatchObject({ type: 'integer', format: 'int64' })
+  expect(schema('Error').required).toEqual(['code', 'message', 'status'])
+  const petParts = schema('Pet').allOf as OpenAPIV3.SchemaObject[]
+  expect(petParts[1]?.required).toEqual(['id'])
+  expect(petParts[1]?.properties?.id).toMatchObject({ type: 'integer', format: 'int64' })
+})
+
+it('gives examples that are valid against their own schemas', () => {
+  const ajv = new Ajv({ strict: false })
+  ajv.addFormat('int32', true).addFormat('int64', true)
+  ajv.addSchema({ components: doc.components } as object, 'doc')
+  const examples: { where: string; schema: object; value: unknown }[] = []
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(item ?? {}) as [string, OpenAPIV3.OperationObject][]) {
+      const bodies = [op.requestBody, ...Object.values(op.responses ?? {})]
+      for (const body of bodies) {
+        const resolved = resolve(body) as { content?: Record<string, OpenAPIV3.MediaTypeObject> } | undefined
+        for (const media of Object.values(resolved?.content ?? {})) {
+          const values = [media.example, ...Object.values(media.examples ?? {}).map((e) => (e as OpenAPIV3.ExampleObject).value)]
+          for (const value of values.filter((v) => v !== undefined)) {
+            examples.push({ where: `${method} ${path}`, schema: rebase(media.schema), value })
+          }
+        }
+      }
+    }
+  }
+  expect(examples.length).toBeGreaterThan(8)
+  for (const { where, schema: s, value } of examples) {
+    expect(ajv.validate(s, value), `${where}: ${JSON.stringify(ajv.errors)}`).toBe(true)
+  }
+})
+
+function resolve(value: unknown): unknown {
+  const ref = (value as OpenAPIV3.ReferenceObject | undefined)?.$ref
+  if (ref === undefined) return value
+  return ref.split('/').slice(1).reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], doc)
+}
+
+/** Points the document's `#/components/...` references at the schema registered as `doc`. */
+function rebase(value: unknown): object {
+  return JSON.parse(JSON.stringify(value).replaceAll('"#/components/', '"doc#/components/')) as object
+}

@@ -1,0 +1,48 @@
+import { expect, it } from 'vitest'
+import { parseListQuery, parseNewPet, parsePet, parsePetId, toPetJson } from '../../src/core/pets.js'
+
+it('reads limit and status with the spec default and bounds', () => {
+  expect(parseListQuery(new URLSearchParams(''))).toEqual({ ok: true, value: { limit: 20 } })
+  expect(parseListQuery(new URLSearchParams('limit=100&status=sold'))).toEqual({
+    ok: true,
+    value: { limit: 100, status: 'sold' },
+  })
+  expect(parseListQuery(new URLSearchParams('limit=0007'))).toEqual({ ok: true, value: { limit: 7 } })
+  for (const query of ['limit=0', 'limit=101', 'limit=9999999', 'limit=%E2%80%8B5', 'status=Sold']) {
+    expect(parseListQuery(new URLSearchParams(query)).ok, query).toBe(false)
+  }
+})
+
+it('reads petId as an exact int64', () => {
+  expect(parsePetId('9007199254740993')).toEqual({ ok: true, value: 9007199254740993n })
+  expect(parsePetId('abc').ok).toBe(false)
+})
+
+it('accepts a NewPet with a bigint categoryId and keeps it exact in JSON', () => {
+  const parsed = parseNewPet({ name: 'Big', categoryId: 9007199254740993n })
+  expect(parsed).toEqual({ ok: true, value: { name: 'Big', categoryId: 9007199254740993n } })
+  expect(toPetJson({ id: 1, name: 'Big', categoryId: 9007199254740993n })).toBe(
+    '{"id":1,"name":"Big","categoryId":9007199254740993}',
+  )
+})
+
+it('refuses a categoryId outside int64 and keys from the prototype chain', () => {
+  expect(parseNewPet({ name: 'x', categoryId: 2n ** 63n }).ok).toBe(false)
+  const inherited = Object.create({ name: 'Proto', categoryId: 1 }) as object
+  const result = parseNewPet(inherited)
+  expect(result.ok).toBe(false)
+  if (!result.ok) expect(result.error.message).toBe("Field 'name' is required; field 'categoryId' is required.")
+})
+
+it('escapes names in JSON, unicode and quotes included', () => {
+  const json = toPetJson({ id: 1, name: 'Zoë "the" \u2028 🐈 \ud800', categoryId: 2, status: 'sold' })
+  expect(JSON.parse(json)).toEqual({ id: 1, name: 'Zoë "the" \u2028 🐈 \ud800', categoryId: 2, status: 'sold' })
+})
+
+it('requires an int64 id in a stored record', () => {
+  expect(parsePet({ id: 3, name: 'Rex', categoryId: 1 })).toEqual({ ok: true, value: { id: 3, name: 'Rex', categoryId: 1 } })
+  const missing = parsePet({ name: 'Rex', categoryId: 1 })
+  expect(!missing.ok && missing.error.message).toContain("'id' is required")
+  const bad = parsePet({ id: 1.5, name: 'Rex', categoryId: 1 })
+  expect(!bad.ok && bad.error.message).toContain("'id' must be a 64-bit integer")
+})

@@ -1,0 +1,63 @@
+import { expect, it } from 'vitest'
+import type { Pet } from '../../src/core/pets.js'
+import { createStore } from '../../src/core/store.js'
+
+const rex: Pet = { id: 10, name: 'Rex', categoryId: 1, status: 'sold' }
+const tom: Pet = { id: 4, name: 'Tom', categoryId: 2 }
+
+it('assigns ids after the highest seeded id, in order, whatever the seed order', () => {
+  const store = createStore({ initial: [rex, tom] })
+  expect(store.all().map((pet) => pet.id)).toEqual([4, 10])
+  const created = store.create({ name: 'New', categoryId: 3 })
+  expect(created.ok && created.value.pet.id).toBe(11)
+})
+
+it('starts at 1 when empty or when every seeded id is negative', () => {
+  expect(createStore().create({ name: 'a', categoryId: 1 })).toMatchObject({ ok: true, value: { pet: { id: 1 } } })
+  const negative = createStore({ initial: [{ ...tom, id: -5 }] })
+  expect(negative.create({ name: 'a', categoryId: 1 })).toMatchObject({ ok: true, value: { pet: { id: 1 } } })
+})
+
+it('continues past 2^53 with exact ids and refuses at the int64 maximum', () => {
+  const store = createStore({ initial: [{ ...tom, id: 9007199254740991 }] })
+  const next = store.create({ name: 'a', categoryId: 1 })
+  expect(next.ok && next.value.pet.id).toBe(9007199254740992n)
+  expect(next.ok && next.value.json).toContain('"id":9007199254740992')
+  expect(store.get(9007199254740992n)?.pet.name).toBe('a')
+  const full = createStore({ initial: [{ ...tom, id: 9223372036854775807n }] })
+  expect(full.create({ name: 'a', categoryId: 1 })).toMatchObject({ ok: false, error: { code: 'store_full' } })
+})
+
+it('refuses past maxAnimals and stores nothing', () => {
+  const store = createStore({ initial: [rex, tom], maxAnimals: 2 })
+  expect(store.create({ name: 'a', categoryId: 1 })).toMatchObject({ ok: false, error: { code: 'store_full' } })
+  expect(store.size).toBe(2)
+})
+
+it('lists by status in id order, capped at limit, without exposing its own arrays', () => {
+  const store = createStore({ initial: [rex, tom, { ...rex, id: 2 }, { ...rex, id: 7, status: 'pending' }] })
+  expect(store.list(10, 'sold').map((stored) => stored.pet.id)).toEqual([2, 10])
+  expect(store.list(1, 'sold').map((stored) => stored.pet.id)).toEqual([2])
+  const listed = store.list(10) as unknown[]
+  listed.length = 0
+  expect(store.list(10)).toHaveLength(4)
+})
+
+it('hands out frozen animals, so a caller cannot change what is stored', () => {
+  const store = createStore({ initial: [rex] })
+  const pet = store.get(10)?.pet as Pet & { name: string }
+  expect(() => {
+    pet.name = 'Changed'
+  }).toThrow(TypeError)
+  expect(store.get(10)?.json).toContain('"Rex"')
+  expect(rex.name).toBe('Rex')
+})
+
+it('resets to its initial animals and counter, and refuses duplicate ids on replace', () => {
+  const store = createStore({ initial: [rex] })
+  store.create({ name: 'a', categoryId: 1 })
+  store.reset()
+  expect(store.all()).toEqual([rex])
+  expect(store.create({ name: 'b', categoryId: 1 })).toMatchObject({ ok: true, value: { pet: { id: 11 } } })
+  expect(() => store.replace([rex, rex])).toThrow(/duplicate id 10/)
+})

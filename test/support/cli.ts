@@ -1,0 +1,52 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+/** The built CLI, as `npm start` and the `animals-mock` bin run it; `npm test` builds it first. */
+export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url))
+
+/** A running CLI process with its output so far. */
+export type CliProcess = {
+  readonly child: ChildProcess
+  stdout(): string
+  stderr(): string
+  /** Resolves with the exit code (or the signal's name) once the process has ended. */
+  readonly exited: Promise<number | string>
+}
+
+/** Spawns `node dist/cli.js ...args` with an environment free of the caller's animals-mock settings. */
+export function spawnCli(args: readonly string[], env: Record<string, string> = {}): CliProcess {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('ANIMALS_MOCK_')))
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  child.stdout?.setEncoding('utf8').on('data', (text: string) => (stdout += text))
+  child.stderr?.setEncoding('utf8').on('data', (text: string) => (stderr += text))
+  const exited = new Promise<number | string>((resolve) =>
+    child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+  )
+  return { child, stdout: () => stdout, stderr: () => stderr, exited }
+}
+
+const LISTENING = /^animals-mock listening on (\S+)$/m
+
+/** Waits for the line a CI script parses and returns the base URL it names. */
+export async function waitForBaseUrl(cli: CliProcess, timeoutMs = 10_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    const match = LISTENING.exec(cli.stdout())
+    if (match?.[1] !== undefined) return match[1]
+    if (cli.child.exitCode !== null) break
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  throw new Error(`no listening line; stdout: ${cli.stdout()} stderr: ${cli.stderr()}`)
+}
+
+/** Runs the CLI to its end. */
+export async function runCli(
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | string; stdout: string; stderr: string }> {
+  const cli = spawnCli(args, env)
+  const code = await cli.exited
+  return { code, stdout: cli.stdout(), stderr: cli.stderr() }
+}

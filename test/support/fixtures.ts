@@ -1,0 +1,11 @@
+import { readFileSync } from 'node:fs'
+import { parseFixture } from '../../src/core/fixture.js'
+import type { Pet } from '../../src/core/pets.js'
+import { resolveFixture } from '../../src/node/fixtures.js'
+
+/** The animals of a shipped fixture, read the way `serve --fixture` reads them. */
+export function shippedPets(name: string): readonly Pet[] {
+  const pets = parseFixture(readFileSync(resolveFixture(name), 'utf8'))
+  if (!pets.ok) throw new Error(pets.error)
+  return pets.value
+}
