@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { createFake } from '../core/fake.js'
+import { createFake } from '../fake.js'
 import { API_BASE, createSite } from '../core/site.js'
 import { DEFAULT_FIXTURE, FixtureError, loadFixture } from '../node/fixtures.js'
 import { createPages, PAGE_PATHS } from '../node/pages.js'

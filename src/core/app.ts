@@ -1,6 +1,13 @@
 import { authenticate, type KeyPolicy } from './auth.js'
 import { apiError, toErrorResponse } from './errors.js'
-import { CORS_HEADERS, type Fields, JSON_HEADERS, type PlainRequest, type PlainResponse } from './http.js'
+import {
+  CORS_HEADERS,
+  type Fields,
+  JSON_HEADERS,
+  type PlainRequest,
+  type PlainResponse,
+  withoutBody,
+} from './http.js'
 import { parseJsonBody } from './json-body.js'
 import { parseListQuery, parseNewPet, parsePetId } from './pets.js'
 import type { Store, StoredPet } from './store.js'
@@ -133,8 +140,4 @@ function decodeSegment(segment: string): string {
 
 function toJsonArray(pets: readonly StoredPet[]): string {
   return `[${pets.map((pet) => pet.json).join(',')}]`
-}
-
-function withoutBody(response: PlainResponse): PlainResponse {
-  return { status: response.status, headers: response.headers }
 }

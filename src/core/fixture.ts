@@ -15,6 +15,14 @@ export function parseFixture(text: string): Result<Pet[], string> {
   } catch (error) {
     return fail(`not valid JSON (${error instanceof Error ? error.message : String(error)})`)
   }
+  return parseFixtureRecords(records)
+}
+
+/**
+ * Checks fixture records that are already parsed (a JSON import, a snapshot sent in code). Integers
+ * past 2^53 must arrive as `bigint`; `parseFixture` reads text that way.
+ */
+export function parseFixtureRecords(records: unknown): Result<Pet[], string> {
   if (!Array.isArray(records)) return fail('a fixture must be a JSON array of animals')
   const pets: Pet[] = []
   const seen = new Set<Pet['id']>()

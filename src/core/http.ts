@@ -18,6 +18,28 @@ export type PlainResponse = {
   readonly status: number
   readonly headers: Fields
   readonly body?: string
+  /** Wait this long before answering (a latency setting or a forced delay). */
+  readonly delayMs?: number
+}
+
+/** No answer at all: the transport closes the connection (a forced network error). */
+export type DroppedConnection = { readonly kind: 'drop'; readonly delayMs?: number }
+
+/** What the core tells a transport to do with a request. */
+export type Reply = PlainResponse | DroppedConnection
+
+/** Anything a transport can serve: the API, the fake with its controls, the whole site. */
+export type Handler = { handle(request: PlainRequest): Reply | Promise<Reply> }
+
+/** Whether a reply is a dropped connection rather than a response. */
+export function isDropped(reply: Reply): reply is DroppedConnection {
+  return 'kind' in reply
+}
+
+/** The same response for a HEAD request: headers only. */
+export function withoutBody(response: PlainResponse): PlainResponse {
+  const { body: _body, ...rest } = response
+  return rest
 }
 
 /** Expected outcomes are values; `parse*` functions return one of these. */

@@ -1,6 +1,5 @@
-import type { App } from './app.js'
 import { apiError, toErrorResponse } from './errors.js'
-import { JSON_HEADERS, type PlainRequest, type PlainResponse } from './http.js'
+import { type Handler, JSON_HEADERS, type PlainRequest, type PlainResponse, type Reply, withoutBody } from './http.js'
 
 /** The path prefix of the API on the standalone server, as on the real service (spec 9.1). */
 export const API_BASE = '/v1'
@@ -10,7 +9,7 @@ export type Page = () => PlainResponse
 
 /** Options of `createSite`. */
 export type SiteOptions = {
-  readonly api: App
+  readonly api: Handler
   /** Documents and pages by exact path, e.g. `/openapi.yaml`; served to GET and HEAD. */
   readonly pages?: ReadonlyMap<string, Page>
 }
@@ -19,10 +18,10 @@ export type SiteOptions = {
  * The whole standalone server as one function: the API under `/v1`, pages by path, and a JSON 404
  * everywhere else. Requests arrive with their full path and an empty `basePath`.
  */
-export function createSite(options: SiteOptions): App {
+export function createSite(options: SiteOptions): Handler {
   const pages = options.pages ?? new Map<string, Page>()
   return {
-    handle(request: PlainRequest): PlainResponse {
+    handle(request: PlainRequest): Reply | Promise<Reply> {
       const { path } = request
       if (path.startsWith(`${API_BASE}/`)) {
         return options.api.handle({ ...request, basePath: API_BASE, path: path.slice(API_BASE.length) })
@@ -37,7 +36,7 @@ export function createSite(options: SiteOptions): App {
         )
       }
       const response = page()
-      return request.method === 'HEAD' ? { status: response.status, headers: response.headers } : response
+      return request.method === 'HEAD' ? withoutBody(response) : response
     },
   }
 }

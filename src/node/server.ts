@@ -1,14 +1,13 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
-import type { App } from '../core/app.js'
 import { apiError, toErrorResponse } from '../core/errors.js'
-import type { Fields, PlainRequest, PlainResponse } from '../core/http.js'
+import { type Fields, type Handler, isDropped, type PlainRequest, type Reply } from '../core/http.js'
 import { MAX_BODY_BYTES } from '../core/json-body.js'
 
 /** Options of `startServer`. */
 export type ServerOptions = {
   /** The whole site: `createSite({ api: fake })`. */
-  readonly app: App
+  readonly app: Handler
   /** 0 (the default) picks a free port. */
   readonly port?: number
   /** 127.0.0.1 unless told otherwise. */
@@ -76,7 +75,7 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   })
 }
 
-function receive(req: IncomingMessage, res: ServerResponse, app: App, onError: (error: unknown) => void): void {
+function receive(req: IncomingMessage, res: ServerResponse, app: Handler, onError: (error: unknown) => void): void {
   const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined
   if (!hasBody) {
     respond(req, res, app, onError, undefined)
@@ -103,20 +102,46 @@ function receive(req: IncomingMessage, res: ServerResponse, app: App, onError: (
 function respond(
   req: IncomingMessage,
   res: ServerResponse,
-  app: App,
+  app: Handler,
   onError: (error: unknown) => void,
   body: Uint8Array | undefined,
 ): void {
-  let response: PlainResponse
+  let reply: Reply | Promise<Reply>
   try {
-    response = app.handle(toPlainRequest(req, body))
+    reply = app.handle(toPlainRequest(req, body))
   } catch (error) {
-    onError(error)
-    response = toErrorResponse(apiError('internal_error', 'The fake failed unexpectedly; this is a bug.'))
+    reply = failure(error, onError)
   }
-  if (response.body !== undefined) res.setHeader('content-length', Buffer.byteLength(response.body))
-  res.writeHead(response.status, response.headers)
-  res.end(response.body)
+  if (reply instanceof Promise) {
+    reply.then(
+      (settled) => deliver(res, settled),
+      (error: unknown) => deliver(res, failure(error, onError)),
+    )
+  } else {
+    deliver(res, reply)
+  }
+}
+
+function failure(error: unknown, onError: (error: unknown) => void): Reply {
+  onError(error)
+  return toErrorResponse(apiError('internal_error', 'The fake failed unexpectedly; this is a bug.'))
+}
+
+function deliver(res: ServerResponse, reply: Reply): void {
+  if (reply.delayMs !== undefined && reply.delayMs > 0) {
+    const { delayMs, ...rest } = reply
+    const timer = setTimeout(() => deliver(res, rest), delayMs)
+    res.once('close', () => clearTimeout(timer)) // the client gave up
+    return
+  }
+  if (isDropped(reply)) {
+    res.socket?.destroy()
+    return
+  }
+  if (res.destroyed) return
+  if (reply.body !== undefined) res.setHeader('content-length', Buffer.byteLength(reply.body))
+  res.writeHead(reply.status, reply.headers)
+  res.end(reply.body)
 }
 
 function toPlainRequest(req: IncomingMessage, body: Uint8Array | undefined): PlainRequest {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, it } from 'vitest'
-import { createFake, type Fake } from '../../src/core/fake.js'
+import { createFake, type Fake } from '../../src/fake.js'
 import { API_BASE, createSite } from '../../src/core/site.js'
 import { type RunningServer, startServer } from '../../src/node/server.js'
 import { createApiClient } from '../support/api-client.js'

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest'
 import { constantTimeEqual } from '../../src/core/auth.js'
-import { createFake } from '../../src/core/fake.js'
+import { createFakeService as createFake } from '../../src/core/fake-service.js'
 import type { PlainRequest } from '../../src/core/http.js'
 import { isJsonContentType } from '../../src/core/json-body.js'
 

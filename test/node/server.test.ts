@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createFake, type Fake } from '../../src/core/fake.js'
+import { createFake, type Fake } from '../../src/fake.js'
 import { API_BASE, createSite } from '../../src/core/site.js'
 import { createPages } from '../../src/node/pages.js'
 import { type RunningServer, startServer } from '../../src/node/server.js'

@@ -25,7 +25,7 @@ export type Fake = App & {
  * Creates a fake service.
  * @example const fake = createFake({ pets: [{ id: 1, name: 'Rex', categoryId: 2 }] })
  */
-export function createFake(options: FakeOptions = {}): Fake {
+export function createFakeService(options: FakeOptions = {}): Fake {
   const keys = createKeyPolicy(options.keys ?? [])
   let store = newStore(options.pets ?? [], options.maxAnimals)
   const app = createApp({ keys, storeFor: () => store })

@@ -1,0 +1,119 @@
+/** An animal's availability, as the service defines it. */
+export type PetStatus = 'available' | 'pending' | 'sold'
+
+/** The body of `createPet`. */
+export type NewPet = { name: string; categoryId: number; status?: PetStatus }
+
+/**
+ * An animal as the service returns it. Ids are JSON numbers; in JavaScript they are exact up to
+ * 2^53, which is as far as `JSON.parse` goes.
+ */
+export type Pet = NewPet & { id: number }
+
+/** The Error body every error response of the service carries. */
+export type ErrorBody = { code: string; message: string; status: number }
+
+/** The query of `listPets`. */
+export type ListPetsQuery = { limit?: number; status?: PetStatus }
+
+/** What `getPet` answers besides the animal: the deprecation signals of the operation. */
+export type Deprecation = { deprecation: string | null; sunset: string | null; link: string | null }
+
+/** Options of `createAnimalsClient`. */
+export type AnimalsClientOptions = {
+  /** The API base including `/v1`, e.g. `http://127.0.0.1:4010/v1` or `/v1` in a browser. */
+  baseUrl: string
+  apiKey: string
+  /** Defaults to the global `fetch`. */
+  fetch?: typeof fetch
+}
+
+/** A typed client of the animals service. */
+export type AnimalsClient = {
+  listPets(query?: ListPetsQuery): Promise<Pet[]>
+  createPet(newPet: NewPet): Promise<Pet>
+  /** Deprecated by the service; the answer carries its deprecation headers. */
+  getPet(petId: number | string): Promise<{ pet: Pet; deprecation: Deprecation }>
+}
+
+/** An error answer of the service, carrying its Error body. */
+export class AnimalsApiError extends Error {
+  override readonly name = 'AnimalsApiError'
+  readonly status: number
+  readonly body: ErrorBody
+  /** The deprecation headers when the failed call was `getPet`. */
+  readonly deprecation: Deprecation
+
+  constructor(status: number, body: ErrorBody, deprecation: Deprecation) {
+    super(`${status} ${body.code}: ${body.message}`)
+    this.status = status
+    this.body = body
+    this.deprecation = deprecation
+  }
+}
+
+/** Whether an error is an error answer of the service. */
+export function isAnimalsApiError(error: unknown): error is AnimalsApiError {
+  return error instanceof AnimalsApiError
+}
+
+/**
+ * Creates a client on `fetch`.
+ * @example
+ * const client = createAnimalsClient({ baseUrl: 'http://127.0.0.1:4010/v1', apiKey: 'dev-key' })
+ * const sold = await client.listPets({ status: 'sold', limit: 5 })
+ */
+export function createAnimalsClient(options: AnimalsClientOptions): AnimalsClient {
+  const send = options.fetch ?? ((input, init) => fetch(input, init))
+  const base = options.baseUrl.replace(/\/+$/, '')
+
+  async function call(path: string, init: RequestInit = {}): Promise<{ response: Response; body: unknown }> {
+    const headers = new Headers(init.headers)
+    headers.set('authorization', `Bearer ${options.apiKey}`)
+    headers.set('accept', 'application/json')
+    const response = await send(`${base}${path}`, { ...init, headers })
+    const text = await response.text()
+    const body = parseJson(text)
+    if (!response.ok) throw new AnimalsApiError(response.status, toErrorBody(body, response.status), deprecationOf(response))
+    if (body === undefined) throw new TypeError(`${init.method ?? 'GET'} ${path} answered ${response.status} without JSON`)
+    return { response, body }
+  }
+
+  return {
+    async listPets(query = {}) {
+      const params = new URLSearchParams()
+      if (query.limit !== undefined) params.set('limit', String(query.limit))
+      if (query.status !== undefined) params.set('status', query.status)
+      const search = params.size === 0 ? '' : `?${params}`
+      return (await call(`/pets${search}`)).body as Pet[]
+    },
+    async createPet(newPet) {
+      const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(newPet) }
+      return (await call('/pets', init)).body as Pet
+    },
+    async getPet(petId) {
+      const { response, body } = await call(`/pets/${encodeURIComponent(String(petId))}`)
+      return { pet: body as Pet, deprecation: deprecationOf(response) }
+    },
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return undefined
+  }
+}
+
+function deprecationOf(response: Response): Deprecation {
+  const { headers } = response
+  return { deprecation: headers.get('deprecation'), sunset: headers.get('sunset'), link: headers.get('link') }
+}
+
+function toErrorBody(body: unknown, status: number): ErrorBody {
+  const candidate = body as Partial<ErrorBody> | undefined
+  return typeof candidate?.code === 'string' && typeof candidate.message === 'string' && typeof candidate.status === 'number'
+    ? { code: candidate.code, message: candidate.message, status: candidate.status }
+    : { code: 'unknown', message: `The service answered ${status} without an Error body.`, status }
+}

@@ -1,0 +1,27 @@
+import defaultFixture from '../fixtures/default.json' with { type: 'json' }
+import { createFakeService, type Fake, type FakeOptions } from './core/fake-service.js'
+import { parseFixtureRecords } from './core/fixture.js'
+import type { Pet } from './core/pets.js'
+
+export type { Fake, FakeOptions }
+
+/** The animals of `fixtures/default.json`, embedded so that browsers and tests need no file access. */
+export const DEFAULT_PETS: readonly Pet[] = loadDefaultPets()
+
+/**
+ * Creates a fake animals service: the API over its own in-memory store, started from `pets`
+ * (the default fixture unless given). Hand it to `startServer` and to the msw handlers at once and
+ * both see the same animals.
+ * @example
+ * const fake = createFake()
+ * afterEach(() => fake.reset())
+ */
+export function createFake(options: FakeOptions = {}): Fake {
+  return createFakeService({ pets: DEFAULT_PETS, ...options })
+}
+
+function loadDefaultPets(): readonly Pet[] {
+  const pets = parseFixtureRecords(defaultFixture)
+  if (!pets.ok) throw new Error(`fixtures/default.json: ${pets.error}`)
+  return pets.value
+}
