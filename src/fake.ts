@@ -1,5 +1,5 @@
 import defaultFixture from '../fixtures/default.json' with { type: 'json' }
-import { createFakeService, type Fake, type FakeOptions } from './core/fake-service.js'
+import { type AnimalGenerator, createFakeService, type Fake, type FakeOptions } from './core/fake-service.js'
 import { parseFixtureRecords } from './core/fixture.js'
 import type { Pet } from './core/pets.js'
 
@@ -7,6 +7,12 @@ export type { Fake, FakeOptions }
 
 /** The animals of `fixtures/default.json`, embedded so that browsers and tests need no file access. */
 export const DEFAULT_PETS: readonly Pet[] = loadDefaultPets()
+
+/** Faker takes a moment to load and weighs much in a browser bundle, so it is loaded on first seed. */
+const generateLazily: AnimalGenerator = async (options) => {
+  const { generatePets } = await import('./seed/generate-pets.js')
+  return generatePets(options).map(({ id: _id, ...newPet }) => newPet)
+}
 
 /**
  * Creates a fake animals service: the API over its own in-memory store, started from `pets`
@@ -17,7 +23,10 @@ export const DEFAULT_PETS: readonly Pet[] = loadDefaultPets()
  * afterEach(() => fake.reset())
  */
 export function createFake(options: FakeOptions = {}): Fake {
-  return createFakeService({ pets: DEFAULT_PETS, ...options })
+  return createFakeService(
+    { pets: DEFAULT_PETS, ...options },
+    { now: () => Date.now(), random: () => Math.random(), generate: generateLazily },
+  )
 }
 
 function loadDefaultPets(): readonly Pet[] {

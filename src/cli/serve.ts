@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { createFake } from '../fake.js'
+import { CONTROL_BASE, createControl } from '../core/control.js'
 import { API_BASE, createSite } from '../core/site.js'
+import { CONTROL_OPENAPI_FILE } from '../contracts/openapi.js'
+import { createFake } from '../fake.js'
 import { DEFAULT_FIXTURE, FixtureError, loadFixture } from '../node/fixtures.js'
 import { createPages, PAGE_PATHS } from '../node/pages.js'
 import { ListenError, startServer } from '../node/server.js'
@@ -9,9 +12,13 @@ import { CliError } from './cli-error.js'
 /** The environment variable with accepted keys, comma-separated, added to any `--api-key`. */
 export const API_KEYS_ENV = 'ANIMALS_MOCK_API_KEYS'
 
+/** The environment variable with the control token, used when `--control-token` is not given. */
+export const CONTROL_TOKEN_ENV = 'ANIMALS_MOCK_CONTROL_TOKEN'
+
 export const SERVE_HELP = `Usage: animals-mock serve [options]
 
-Serves the fake animals service over HTTP, the API under /v1.
+Serves the fake animals service over HTTP, the API under /v1 and its controls
+under ${CONTROL_BASE}.
 
 Options:
   --port <n>          port to listen on; 0 picks a free one          (default 4010)
@@ -22,6 +29,13 @@ Options:
   --fixture <name|file>
                       animals to start from: a shipped fixture name
                       (default, empty, large) or a JSON file         (default ${DEFAULT_FIXTURE})
+  --isolate           each bearer key gets its own store, made from the
+                      fixture on first use, so parallel jobs never meet
+  --latency <ms|min-max>
+                      hold every API answer back, e.g. 250 or 100-900
+  --no-control        remove the control API (${CONTROL_BASE}) entirely
+  --control-token <t> require this token in X-Control-Token on control
+                      requests; also read from ${CONTROL_TOKEN_ENV}
   -h, --help          show this help
 
 The first line printed is "animals-mock listening on <base URL>"; scripts can read
@@ -31,6 +45,7 @@ Examples:
   animals-mock serve
   animals-mock serve --port 0 --api-key secret-1 --api-key secret-2
   ${API_KEYS_ENV}=secret-1 animals-mock serve --host 0.0.0.0 --fixture large
+  animals-mock serve --isolate --fixture fixtures/qa.json --latency 100-400
 `
 
 const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/
@@ -44,6 +59,10 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
       host: { type: 'string', default: '127.0.0.1' },
       'api-key': { type: 'string', multiple: true, default: [] },
       fixture: { type: 'string', default: DEFAULT_FIXTURE },
+      isolate: { type: 'boolean', default: false },
+      latency: { type: 'string' },
+      'no-control': { type: 'boolean', default: false },
+      'control-token': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -60,6 +79,9 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
   if (keys.some((key) => key !== '' && !TOKEN68.test(key))) {
     throw new CliError('an API key may hold only letters, digits and - . _ ~ + / (then = padding)')
   }
+  const controlToken = values['control-token'] ?? env[CONTROL_TOKEN_ENV]
+  if (controlToken === '') throw new CliError('--control-token must not be empty')
+  const latency = values.latency === undefined ? undefined : parseLatencyOption(values.latency)
   let pets
   try {
     pets = await loadFixture(values.fixture)
@@ -67,20 +89,31 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
     if (error instanceof FixtureError) throw new CliError(error.message)
     throw error
   }
-  const fake = createFake({ pets, keys })
+  const fake = createFake({ pets, keys, isolate: values.isolate, ...(latency === undefined ? {} : { latency }) })
+  const control = values['no-control']
+    ? undefined
+    : createControl({
+        fake,
+        ...(controlToken === undefined ? {} : { token: controlToken }),
+        document: readFileSync(CONTROL_OPENAPI_FILE, 'utf8'),
+      })
+  const site = createSite({ api: fake, pages: createPages(), ...(control === undefined ? {} : { control }) })
   let server
   try {
-    server = await startServer({ app: createSite({ api: fake, pages: createPages() }), port, host: values.host })
+    server = await startServer({ app: site, port, host: values.host })
   } catch (error) {
     if (error instanceof ListenError) throw new CliError(error.message)
     throw error
   }
   const policy = fake.keys.kind === 'any' ? 'any non-empty bearer token' : `${fake.keys.keys.length} configured key(s)`
+  const controlLine =
+    control === undefined ? 'disabled (--no-control)' : `${server.url}${CONTROL_BASE}${controlToken === undefined ? '' : ' (token required)'}`
   process.stdout.write(
     `animals-mock listening on ${server.url}${API_BASE}\n` +
-      `  animals: ${fake.store.size} from fixture ${values.fixture}\n` +
+      `  animals: ${pets.length} from fixture ${values.fixture}${values.isolate ? ', one store per key (--isolate)' : ''}\n` +
       `  accepts: ${policy} (Authorization: Bearer <key>)\n` +
-      `  openapi: ${server.url}${PAGE_PATHS.openapiYaml}\n`,
+      `  openapi: ${server.url}${PAGE_PATHS.openapiYaml}\n` +
+      `  control: ${controlLine}\n`,
   )
   await new Promise<void>((resolve) => {
     const stop = (): void => {
@@ -92,4 +125,13 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
     process.on('SIGTERM', stop)
   })
   process.stdout.write('animals-mock stopped\n')
+}
+
+function parseLatencyOption(text: string): { ms: number } | { minMs: number; maxMs: number } {
+  const match = /^([0-9]{1,6})(?:-([0-9]{1,6}))?$/.exec(text)
+  const [low, high] = [Number(match?.[1]), match?.[2] === undefined ? undefined : Number(match[2])]
+  if (match === null || low > 300_000 || (high !== undefined && (high < low || high > 300_000))) {
+    throw new CliError(`--latency must be milliseconds (250) or a range (100-900) up to 300000, not "${text}"`)
+  }
+  return high === undefined ? { ms: low } : { minMs: low, maxMs: high }
 }

@@ -1,26 +1,40 @@
 import { authenticate, type KeyPolicy } from './auth.js'
-import { apiError, toErrorResponse } from './errors.js'
+import { type ApiError, apiError, toErrorResponse } from './errors.js'
+import type { ForcedRules } from './forced.js'
 import {
   CORS_HEADERS,
   type Fields,
   JSON_HEADERS,
+  isDropped,
   type PlainRequest,
   type PlainResponse,
+  type Reply,
+  type Result,
   withoutBody,
 } from './http.js'
 import { parseJsonBody } from './json-body.js'
 import { parseListQuery, parseNewPet, parsePetId } from './pets.js'
 import type { Store, StoredPet } from './store.js'
+import type { Tenant } from './tenants.js'
 
 /** Options of `createApp`. */
 export type AppOptions = {
   readonly keys: KeyPolicy
-  /** The store a request works on, by its accepted bearer token (one store unless isolated). */
-  readonly storeFor: (token: string) => Store
+  /** The store an accepted bearer token works on: one shared store, or its own under isolation. */
+  readonly tenantFor: (token: string) => Result<Tenant, ApiError>
+  /** Responses a test forced; they answer after the key check, before the route. */
+  readonly forced: ForcedRules
 }
 
-/** The animals API as one function from plain request to plain response. */
-export type App = { handle(request: PlainRequest): PlainResponse }
+/** What became of one request: the reply, and for the journal who asked and whether it was forced. */
+export type Exchange = {
+  readonly reply: Reply
+  readonly tenant: Tenant | undefined
+  readonly forced: boolean
+}
+
+/** The animals API as one function from plain request to reply. */
+export type App = { handle(request: PlainRequest): Exchange }
 
 /** `GET /pets/{petId}` is deprecated; removal is announced for 5 December 2030 (spec 4.3, 9.2). */
 export const DEPRECATION = {
@@ -43,40 +57,53 @@ function matchRoute(path: string): Route | undefined {
 
 /**
  * Creates the API. Order of checks: CORS preflight (browsers send it without credentials), then
- * the bearer key, then the route, the method, and the operation's own input.
- * @example createApp({ keys: { kind: 'any' }, storeFor: () => store }).handle(request).status
+ * the bearer key, then forced responses, then the route, the method, and the operation's input.
+ * @example createApp({ keys, tenantFor, forced }).handle(request).reply
  */
 export function createApp(options: AppOptions): App {
-  const { keys, storeFor } = options
-  function dispatch(route: Route | undefined, request: PlainRequest): PlainResponse {
+  const { keys, tenantFor, forced } = options
+
+  function dispatch(route: Route | undefined, request: PlainRequest): Exchange {
     const auth = authenticate(request.headers.authorization, keys)
-    if (!auth.ok) return toErrorResponse(auth.error)
-    if (route === undefined) {
-      return toErrorResponse(apiError('route_not_found', `No operation at ${request.basePath}${request.path}.`))
-    }
-    const method = request.method === 'HEAD' ? 'GET' : request.method
-    const store = storeFor(auth.value)
-    if (route.kind === 'pets' && method === 'GET') return listPets(request, store)
-    if (route.kind === 'pets' && method === 'POST') return createPet(request, store)
-    if (route.kind === 'pet' && method === 'GET') return getPet(route.segment, store)
-    return toErrorResponse(
-      apiError('method_not_allowed', `${request.method} is not allowed here; use ${ALLOW[route.kind]}.`, {
-        allow: ALLOW[route.kind],
-      }),
-    )
+    if (!auth.ok) return { reply: toErrorResponse(auth.error), tenant: undefined, forced: false }
+    const tenant = tenantFor(auth.value)
+    if (!tenant.ok) return { reply: toErrorResponse(tenant.error), tenant: undefined, forced: false }
+    const effect = forced.take(request, tenant.value.label)
+    if (effect?.kind === 'respond') return { reply: effect.response, tenant: tenant.value, forced: true }
+    if (effect?.kind === 'drop') return { reply: effect.reply, tenant: tenant.value, forced: true }
+    const response = operate(route, request, tenant.value.store)
+    const reply = effect === undefined ? response : { ...response, delayMs: effect.delayMs }
+    return { reply, tenant: tenant.value, forced: effect !== undefined }
   }
 
   return {
     handle(request) {
       const route = matchRoute(request.path)
-      if (request.method === 'OPTIONS') return preflight(route, request.headers)
-      const response = dispatch(route, request)
+      if (request.method === 'OPTIONS') {
+        return { reply: preflight(route, request.headers), tenant: undefined, forced: false }
+      }
+      const exchange = dispatch(route, request)
+      const { reply } = exchange
+      if (isDropped(reply)) return exchange
       // Every answer of the deprecated operation says so, its errors included.
       const isGetPet = route?.kind === 'pet' && (request.method === 'GET' || request.method === 'HEAD')
-      const signalled = isGetPet ? withDeprecation(response, request.basePath) : response
-      return request.method === 'HEAD' ? withoutBody(signalled) : signalled
+      const signalled = isGetPet ? withDeprecation(reply, request.basePath) : reply
+      const answered = request.method === 'HEAD' ? withoutBody(signalled) : signalled
+      return answered === reply ? exchange : { ...exchange, reply: answered }
     },
   }
+}
+
+function operate(route: Route | undefined, request: PlainRequest, store: Store): PlainResponse {
+  if (route === undefined) {
+    return toErrorResponse(apiError('route_not_found', `No operation at ${request.basePath}${request.path}.`))
+  }
+  const method = request.method === 'HEAD' ? 'GET' : request.method
+  if (route.kind === 'pets' && method === 'GET') return listPets(request, store)
+  if (route.kind === 'pets' && method === 'POST') return createPet(request, store)
+  if (route.kind === 'pet' && method === 'GET') return getPet(route.segment, store)
+  const allow = ALLOW[route.kind]
+  return toErrorResponse(apiError('method_not_allowed', `${request.method} is not allowed here; use ${allow}.`, { allow }))
 }
 
 function listPets(request: PlainRequest, store: Store): PlainResponse {

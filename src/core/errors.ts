@@ -1,4 +1,4 @@
-import { type Fields, JSON_HEADERS, type PlainResponse } from './http.js'
+import { type Fields, JSON_HEADERS, type PlainResponse, type Result } from './http.js'
 
 /**
  * Every error the fake can answer, by its stable `code`. The spec lists 400, 401 and 404 and leaves
@@ -50,4 +50,25 @@ export function toErrorResponse(error: ApiError): PlainResponse {
 /** The Error body text for any status, including forced responses with codes chosen by a test. */
 export function errorBody(code: string, message: string, status: number): string {
   return JSON.stringify({ code, message, status })
+}
+
+/** A control call with bad input, thrown in code; the control API answers it with its Error body. */
+export class FakeInputError extends Error {
+  override readonly name = 'FakeInputError'
+  readonly apiError: ApiError
+  readonly code: ErrorCode
+  readonly status: number
+
+  constructor(error: ApiError) {
+    super(error.message)
+    this.apiError = error
+    this.code = error.code
+    this.status = ERROR_STATUS[error.code]
+  }
+}
+
+/** The value of a result, or a thrown `FakeInputError`: for the in-code controls. */
+export function orThrow<T>(result: Result<T, ApiError>): T {
+  if (!result.ok) throw new FakeInputError(result.error)
+  return result.value
 }

@@ -1,47 +1,212 @@
-import { type App, createApp } from './app.js'
+import { createApp } from './app.js'
 import { createKeyPolicy, type KeyPolicy } from './auth.js'
-import type { Pet } from './pets.js'
-import { createStore, type Store } from './store.js'
+import { apiError, FakeInputError, orThrow } from './errors.js'
+import { type ForcedRule, type ForcedRuleSpec, createForcedRules, parseForcedRule } from './forced.js'
+import { parseFixtureRecords } from './fixture.js'
+import { isDropped, type PlainRequest, type Reply } from './http.js'
+import { createJournal, type JournalEntry, type JournalFilter } from './journal.js'
+import { type LatencySpec, NO_LATENCY, parseLatency, pickDelay, toLatencySpec } from './latency.js'
+import type { NewPet, Pet, PetStatus } from './pets.js'
+import type { Store } from './store.js'
+import { createTenants, type Tenant } from './tenants.js'
 
-/** Options of `createFake`. */
+/** Options of `seed`: the generator's seed (random when absent) and status weights. */
+export type SeedOptions = {
+  readonly seed?: number
+  readonly statusMix?: Readonly<Record<PetStatus | 'none', number>>
+}
+
+/** Makes `count` realistic new animals; the public `createFake` loads Faker only when first asked. */
+export type AnimalGenerator = (options: { readonly count: number; readonly seed: number } & SeedOptions) => Promise<readonly NewPet[]>
+
+/** Options of a fake; `createFake` fills in the clock, randomness and generator. */
 export type FakeOptions = {
   /** The animals the fake starts from and returns to on `reset()`. */
   readonly pets?: readonly Pet[]
   /** Accepted bearer keys; none means any non-empty token is accepted. */
   readonly keys?: readonly string[]
-  /** The most animals the store holds; creating past it answers 507. */
+  /** The most animals a store holds; creating past it answers 507 and nothing is evicted. */
   readonly maxAnimals?: number
+  /** Each bearer key gets its own store, created from `pets` on first use. */
+  readonly isolate?: boolean
+  /** The most isolated stores at once. */
+  readonly maxTenants?: number
+  /** How many requests the journal keeps. */
+  readonly journalSize?: number
+  /** Latency added to every API answer from the start. */
+  readonly latency?: LatencySpec
 }
 
-/** One fake service: the API over its own in-memory store, shared by every transport it is given to. */
-export type Fake = App & {
+/** What the core cannot do for itself: the clock, randomness and Faker. */
+export type FakeEnvironment = {
+  readonly now: () => number
+  /** A number in [0, 1). */
+  readonly random: () => number
+  readonly generate: AnimalGenerator
+}
+
+/** The controls every scope has: the whole fake, or one key's store under isolation. */
+export type Controls = {
+  /** Back to the fixture. */
+  reset(): void
+  /** Requests this scope answered, oldest first. */
+  journal(filter?: JournalFilter): JournalEntry[]
+  clearJournal(): void
+  /** Forces answers on this scope's requests; see `ForcedRuleSpec`. */
+  force(spec: ForcedRuleSpec): ForcedRule
+  forcedRules(): ForcedRule[]
+  /** Removes one rule, or every rule of this scope when no id is given; false for an unknown id. */
+  unforce(id?: number): boolean
+}
+
+/** The controls of one store: the shared one, or one key's under isolation. */
+export type StoreControls = Controls & {
+  /** The store itself (read it; change it through the API or these controls). */
   readonly store: Store
-  readonly keys: KeyPolicy
-  /** Returns to the starting animals, or to `pets` when given (they become the new start). */
-  reset(pets?: readonly Pet[]): void
+  /** Adds `count` generated animals, ids after the highest; all or nothing. */
+  seed(count: number, options?: SeedOptions): Promise<Pet[]>
+  /** Every animal, ascending id: loadable as a fixture. */
+  snapshot(): Pet[]
+  /** Replaces the animals with `pets` after checking every one; `reset()` still returns to the fixture. */
+  load(pets: readonly Pet[] | unknown): void
 }
 
 /**
- * Creates a fake service.
- * @example const fake = createFake({ pets: [{ id: 1, name: 'Rex', categoryId: 2 }] })
+ * One fake service, shared by every transport it is handed to. Its controls cover every store;
+ * `store`, `seed`, `snapshot` and `load` act on the one shared store, so under isolation use `forKey`.
  */
-export function createFakeService(options: FakeOptions = {}): Fake {
+export type Fake = StoreControls & {
+  /** The API with its controls: journal, forced responses, latency. */
+  handle(request: PlainRequest): Reply
+  readonly keys: KeyPolicy
+  readonly isolated: boolean
+  /** Every store back to the fixture, or to `pets` when given (they become the fixture). */
+  reset(pets?: readonly Pet[]): void
+  /** The controls of one key's store under isolation (created from the fixture on first use). */
+  forKey(key: string): StoreControls
+  /** Every store in use with its label: the shared one, or the isolated ones. */
+  stores(): { label: string; store: Store }[]
+  /** The latency added to every API answer. */
+  readonly latency: LatencySpec
+  /** Sets latency for every API answer: `{ ms }` fixed, `{ minMs, maxMs }` random in range, `{}` none. */
+  setLatency(latency: LatencySpec): void
+}
+
+/**
+ * Creates a fake service from its options and environment.
+ * @example createFakeService({ pets }, { now: Date.now, random: Math.random, generate })
+ */
+export function createFakeService(options: FakeOptions, environment: FakeEnvironment): Fake {
+  const { now, random, generate } = environment
   const keys = createKeyPolicy(options.keys ?? [])
-  let store = newStore(options.pets ?? [], options.maxAnimals)
-  const app = createApp({ keys, storeFor: () => store })
+  const isolate = options.isolate ?? false
+  const tenants = createTenants({
+    fixture: options.pets ?? [],
+    isolate,
+    ...(options.maxAnimals === undefined ? {} : { maxAnimals: options.maxAnimals }),
+    ...(options.maxTenants === undefined ? {} : { maxTenants: options.maxTenants }),
+  })
+  const forced = createForcedRules()
+  const journal = createJournal(options.journalSize)
+  let latency = options.latency === undefined ? NO_LATENCY : orThrow(parseLatency(options.latency))
+  const app = createApp({ keys, tenantFor: tenants.forToken, forced })
+
+  function controlsOf(tenant: () => Tenant, resetIt: () => void): StoreControls {
+    return {
+      get store() {
+        return tenant().store
+      },
+      reset: resetIt,
+      async seed(count, seedOptions = {}) {
+        const { store } = tenant()
+        const room = (options.maxAnimals ?? Number.POSITIVE_INFINITY) - store.size
+        if (!Number.isSafeInteger(count) || count < 0) {
+          throw new FakeInputError(apiError('invalid_body', 'The count must be a whole number.'))
+        }
+        if (count > room) throw new FakeInputError(apiError('store_full', `Only ${Math.max(0, room)} more animals fit.`))
+        const seed = seedOptions.seed ?? Math.floor(random() * 2 ** 32)
+        const newPets = await generate({ ...seedOptions, count, seed })
+        const created: Pet[] = []
+        for (const newPet of newPets) {
+          const result = store.create(newPet)
+          if (!result.ok) throw new FakeInputError(result.error)
+          created.push(result.value.pet)
+        }
+        return created
+      },
+      snapshot: () => [...tenant().store.all()],
+      load(pets) {
+        const checked = checkPets(pets)
+        if (checked.length > (options.maxAnimals ?? Number.POSITIVE_INFINITY)) {
+          throw new FakeInputError(apiError('store_full', `More than the maximum of ${options.maxAnimals} animals.`))
+        }
+        tenant().store.replace(checked)
+      },
+      journal: (filter = {}) => journal.entries({ ...filter, tenant: tenant().label }),
+      clearJournal: () => journal.clear(tenant().label),
+      force: (spec) => forced.add(checkRule(spec), tenant().label),
+      forcedRules: () => forced.list(tenant().label),
+      unforce: (id) => (id === undefined ? (forced.clear(tenant().label), true) : forced.remove(id)),
+    }
+  }
+
+  // Under isolation there is no shared store: its store controls point the caller to forKey.
+  const shared = controlsOf(() => {
+    if (isolate) throw new FakeInputError(apiError('invalid_body', 'Under isolation each key has its own store: use forKey(key).'))
+    return tenants.shared
+  }, () => tenants.reset())
+
   return {
-    handle: app.handle,
-    keys,
     get store() {
-      return store
+      return shared.store
     },
-    reset(pets) {
-      if (pets === undefined) store.reset()
-      else store = newStore(pets, options.maxAnimals)
+    seed: shared.seed,
+    snapshot: shared.snapshot,
+    load: shared.load,
+    keys,
+    isolated: isolate,
+    handle(request) {
+      const receivedAt = now()
+      const exchange = app.handle(request)
+      if (request.method === 'OPTIONS') return exchange.reply
+      const added = pickDelay(latency, random)
+      const reply = added === 0 ? exchange.reply : { ...exchange.reply, delayMs: (exchange.reply.delayMs ?? 0) + added }
+      journal.record({
+        request,
+        receivedAt,
+        tenant: exchange.tenant?.label ?? null,
+        status: isDropped(reply) ? null : reply.status,
+        forced: exchange.forced,
+        delayMs: reply.delayMs ?? 0,
+      })
+      return reply
+    },
+    reset: (pets?: readonly Pet[]) => tenants.reset(pets === undefined ? undefined : checkPets(pets)),
+    forKey(key) {
+      const tenant = (): Tenant => orThrow(tenants.forToken(key))
+      return controlsOf(tenant, () => tenants.resetToken(key))
+    },
+    stores: () => tenants.all().map(({ label, store }) => ({ label, store })),
+    journal: (filter) => journal.entries(filter),
+    clearJournal: () => journal.clear(),
+    force: (spec) => forced.add(checkRule(spec), null),
+    forcedRules: () => forced.list(),
+    unforce: (id) => (id === undefined ? (forced.clear(), true) : forced.remove(id)),
+    get latency() {
+      return toLatencySpec(latency)
+    },
+    setLatency(next) {
+      latency = orThrow(parseLatency(next))
     },
   }
 }
 
-function newStore(pets: readonly Pet[], maxAnimals: number | undefined): Store {
-  return createStore(maxAnimals === undefined ? { initial: pets } : { initial: pets, maxAnimals })
+function checkRule(spec: ForcedRuleSpec): ForcedRuleSpec {
+  return orThrow(parseForcedRule(spec))
+}
+
+function checkPets(pets: unknown): Pet[] {
+  const checked = parseFixtureRecords(pets)
+  if (!checked.ok) throw new FakeInputError(apiError('invalid_body', checked.error))
+  return checked.value
 }

@@ -29,7 +29,11 @@ export type DroppedConnection = { readonly kind: 'drop'; readonly delayMs?: numb
 export type Reply = PlainResponse | DroppedConnection
 
 /** Anything a transport can serve: the API, the fake with its controls, the whole site. */
-export type Handler = { handle(request: PlainRequest): Reply | Promise<Reply> }
+export type Handler = {
+  handle(request: PlainRequest): Reply | Promise<Reply>
+  /** The most body bytes worth reading for a path; a transport may stop one byte past it. */
+  bodyLimit?(path: string): number
+}
 
 /** Whether a reply is a dropped connection rather than a response. */
 export function isDropped(reply: Reply): reply is DroppedConnection {

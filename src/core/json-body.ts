@@ -36,15 +36,18 @@ const MESSAGE_LIMIT = 160
 
 /**
  * Reads the request body as JSON: 400 for a missing body, another content type, bad UTF-8 or bad
- * JSON (duplicate keys included: which one would count is ambiguous), 413 past `MAX_BODY_BYTES`.
+ * JSON (duplicate keys included: which one would count is ambiguous), 413 past `limit` bytes.
  */
-export function parseJsonBody(request: PlainRequest): Result<unknown, ApiError> {
+export function parseJsonBody(
+  request: PlainRequest,
+  { limit = MAX_BODY_BYTES, expected = 'a JSON object with name and categoryId' } = {},
+): Result<unknown, ApiError> {
   const body = request.body
   if (body === undefined || body.byteLength === 0) {
-    return fail(apiError('missing_body', 'A request body is required: a JSON object with name and categoryId.'))
+    return fail(apiError('missing_body', `A request body is required: ${expected}.`))
   }
-  if (body.byteLength > MAX_BODY_BYTES) {
-    return fail(apiError('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes.`))
+  if (body.byteLength > limit) {
+    return fail(apiError('payload_too_large', `The request body is larger than ${limit} bytes.`))
   }
   const contentType = request.headers['content-type']
   if (contentType === undefined || !isJsonContentType(contentType)) {

@@ -1,5 +1,7 @@
+import { CONTROL_BASE, CONTROL_BODY_LIMIT, type Control } from './control.js'
 import { apiError, toErrorResponse } from './errors.js'
 import { type Handler, JSON_HEADERS, type PlainRequest, type PlainResponse, type Reply, withoutBody } from './http.js'
+import { MAX_BODY_BYTES } from './json-body.js'
 
 /** The path prefix of the API on the standalone server, as on the real service (spec 9.1). */
 export const API_BASE = '/v1'
@@ -10,6 +12,8 @@ export type Page = () => PlainResponse
 /** Options of `createSite`. */
 export type SiteOptions = {
   readonly api: Handler
+  /** The control API under `/__control`; without it those paths answer like any unknown path. */
+  readonly control?: Control
   /** Documents and pages by exact path, e.g. `/openapi.yaml`; served to GET and HEAD. */
   readonly pages?: ReadonlyMap<string, Page>
 }
@@ -26,6 +30,9 @@ export function createSite(options: SiteOptions): Handler {
       if (path.startsWith(`${API_BASE}/`)) {
         return options.api.handle({ ...request, basePath: API_BASE, path: path.slice(API_BASE.length) })
       }
+      if (options.control !== undefined && isControlPath(path)) {
+        return options.control.handle({ ...request, basePath: CONTROL_BASE, path: path.slice(CONTROL_BASE.length) })
+      }
       const page = pages.get(path)
       if (page === undefined) {
         return toErrorResponse(apiError('route_not_found', `Nothing is served at ${path}; the API is under ${API_BASE}.`))
@@ -38,7 +45,12 @@ export function createSite(options: SiteOptions): Handler {
       const response = page()
       return request.method === 'HEAD' ? withoutBody(response) : response
     },
+    bodyLimit: (path) => (options.control !== undefined && isControlPath(path) ? CONTROL_BODY_LIMIT : MAX_BODY_BYTES),
   }
+}
+
+function isControlPath(path: string): boolean {
+  return path === CONTROL_BASE || path.startsWith(`${CONTROL_BASE}/`)
 }
 
 /** A page answering fixed JSON, e.g. the health check. */

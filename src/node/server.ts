@@ -81,17 +81,18 @@ function receive(req: IncomingMessage, res: ServerResponse, app: Handler, onErro
     respond(req, res, app, onError, undefined)
     return
   }
+  const limit = app.bodyLimit?.(pathOf(req.url ?? '/')) ?? MAX_BODY_BYTES
   const chunks: Buffer[] = []
   let length = 0
   const onData = (chunk: Buffer): void => {
     chunks.push(chunk)
     length += chunk.length
     // One byte past the cap is enough for the app to answer 413; the rest is never buffered.
-    if (length > MAX_BODY_BYTES) {
+    if (length > limit) {
       req.off('data', onData)
       req.off('end', onEnd)
       res.setHeader('connection', 'close')
-      respond(req, res, app, onError, Buffer.concat(chunks, MAX_BODY_BYTES + 1))
+      respond(req, res, app, onError, Buffer.concat(chunks, limit + 1))
     }
   }
   const onEnd = (): void => respond(req, res, app, onError, Buffer.concat(chunks, length))
@@ -144,12 +145,17 @@ function deliver(res: ServerResponse, reply: Reply): void {
   res.end(reply.body)
 }
 
+function pathOf(target: string): string {
+  const mark = target.indexOf('?')
+  return mark === -1 ? target : target.slice(0, mark)
+}
+
 function toPlainRequest(req: IncomingMessage, body: Uint8Array | undefined): PlainRequest {
   const target = req.url ?? '/'
   const mark = target.indexOf('?')
   const request = {
     method: req.method ?? 'GET',
-    path: mark === -1 ? target : target.slice(0, mark),
+    path: pathOf(target),
     basePath: '',
     query: new URLSearchParams(mark === -1 ? '' : target.slice(mark + 1)),
     headers: joinedHeaders(req.rawHeaders),

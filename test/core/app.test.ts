@@ -1,34 +1,25 @@
 import { expect, it } from 'vitest'
 import { constantTimeEqual } from '../../src/core/auth.js'
-import { createFakeService as createFake } from '../../src/core/fake-service.js'
-import type { PlainRequest } from '../../src/core/http.js'
 import { isJsonContentType } from '../../src/core/json-body.js'
+import { createTestFake as createFake, plainRequest as request, respond } from '../support/core-fake.js'
 
-const request = (fields: Partial<PlainRequest>): PlainRequest => ({
-  method: 'GET',
-  path: '/pets',
-  basePath: '/v1',
-  query: new URLSearchParams(),
-  headers: {},
-  ...fields,
-})
 const bytes = (text: string) => new TextEncoder().encode(text)
 const post = (body: Uint8Array, token = 'k') =>
   request({ method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body })
 
 it('accepts any non-empty token when no key is configured', () => {
   const fake = createFake()
-  expect(fake.handle(request({ headers: { authorization: 'Bearer anything.at_all~' } })).status).toBe(200)
-  expect(fake.handle(request({ headers: { authorization: 'Bearer ' } })).status).toBe(401)
-  expect(fake.handle(request({ headers: { authorization: 'Bearer two words' } })).status).toBe(401)
+  expect(respond(fake, request({ headers: { authorization: 'Bearer anything.at_all~' } })).status).toBe(200)
+  expect(respond(fake, request({ headers: { authorization: 'Bearer ' } })).status).toBe(401)
+  expect(respond(fake, request({ headers: { authorization: 'Bearer two words' } })).status).toBe(401)
 })
 
 it('refuses bodies that are not UTF-8, nested too deeply, or not JSON, with 400', () => {
   const fake = createFake()
-  const invalidUtf8 = fake.handle(post(new Uint8Array([0x7b, 0xff, 0x7d])))
+  const invalidUtf8 = respond(fake, post(new Uint8Array([0x7b, 0xff, 0x7d])))
   expect(invalidUtf8.status).toBe(400)
   expect(invalidUtf8.body).toContain('UTF-8')
-  const deep = fake.handle(post(bytes(`${'['.repeat(100_000)}${']'.repeat(100_000)}`)))
+  const deep = respond(fake, post(bytes(`${'['.repeat(100_000)}${']'.repeat(100_000)}`)))
   expect(deep.status).toBe(400)
   expect(JSON.parse(deep.body ?? '')).toMatchObject({ code: 'malformed_json' })
   expect(fake.store.size).toBe(0)
@@ -36,14 +27,14 @@ it('refuses bodies that are not UTF-8, nested too deeply, or not JSON, with 400'
 
 it('accepts a UTF-8 byte order mark and keeps __proto__ as a plain ignored field', () => {
   const fake = createFake()
-  const created = fake.handle(post(bytes('\ufeff{"name":"Rex","categoryId":1,"__proto__":{"polluted":true}}')))
+  const created = respond(fake, post(bytes('\ufeff{"name":"Rex","categoryId":1,"__proto__":{"polluted":true}}')))
   expect(created.status).toBe(201)
   expect(({} as Record<string, unknown>).polluted).toBeUndefined()
   expect(JSON.parse(created.body ?? '')).toEqual({ id: 1, name: 'Rex', categoryId: 1 })
 })
 
 it('keeps the message of an error short whatever the body holds', () => {
-  const response = createFake().handle(post(bytes(`{"${'k'.repeat(10_000)}":1,"${'k'.repeat(10_000)}":2}`)))
+  const response = respond(createFake(), post(bytes(`{"${'k'.repeat(10_000)}":1,"${'k'.repeat(10_000)}":2}`)))
   expect(response.status).toBe(400)
   expect((JSON.parse(response.body ?? '') as { message: string }).message.length).toBeLessThan(300)
 })
@@ -67,7 +58,7 @@ it('compares keys by value in constant-time fashion', () => {
 it('lets reset() start over from new animals, ids following them', () => {
   const fake = createFake({ pets: [{ id: 1, name: 'A', categoryId: 1 }] })
   fake.reset([{ id: 50, name: 'B', categoryId: 1 }])
-  const created = fake.handle(post(bytes('{"name":"C","categoryId":2}')))
+  const created = respond(fake, post(bytes('{"name":"C","categoryId":2}')))
   expect(JSON.parse(created.body ?? '')).toMatchObject({ id: 51 })
   fake.reset()
   expect(fake.store.all()).toEqual([{ id: 50, name: 'B', categoryId: 1 }])

@@ -1,0 +1,159 @@
+import type { Fields, PlainRequest } from './http.js'
+
+/** One request the API received, as the journal shows it: credentials are never in it. */
+export type JournalEntry = {
+  /** Increases by one with each request; `since` filters on it. */
+  readonly seq: number
+  /** ISO 8601 time of arrival. */
+  readonly time: string
+  /** Which store answered: `shared`, or under isolation `tenant-<n>` (never the key itself). */
+  readonly tenant: string | null
+  readonly method: string
+  /** The path as the client sent it, base included, e.g. `/v1/pets/7`. */
+  readonly path: string
+  /** The query string without `?`, credential-like parameters redacted. */
+  readonly query: string
+  /** `null` when the connection was dropped on purpose. */
+  readonly status: number | null
+  /** Set when a forced response answered instead of the API. */
+  readonly forced: boolean
+  /** How long the answer was held back (latency setting or forced delay). */
+  readonly delayMs: number
+  /** Request headers, lower-case, credentials redacted. */
+  readonly headers: Fields
+  /** The body as text, cut at `BODY_LIMIT` characters; absent when there was none. */
+  readonly body?: string
+}
+
+/** Which entries to read. */
+export type JournalFilter = {
+  readonly method?: string
+  /** Matches the path with or without the base, e.g. `/pets` or `/v1/pets`. */
+  readonly path?: string
+  readonly status?: number
+  readonly tenant?: string
+  /** Only entries with a greater `seq`. */
+  readonly since?: number
+  /** The most recent this many, oldest first; all by default. */
+  readonly limit?: number
+}
+
+/** What the fake hands the journal for each request; redaction happens when it is read. */
+export type JournalRecord = {
+  readonly request: PlainRequest
+  readonly receivedAt: number
+  readonly tenant: string | null
+  readonly status: number | null
+  readonly forced: boolean
+  readonly delayMs: number
+}
+
+/** The request journal: the last `capacity` requests, oldest first. */
+export type Journal = {
+  readonly capacity: number
+  record(record: JournalRecord): void
+  entries(filter?: JournalFilter): JournalEntry[]
+  /** Forgets every entry, or those of one store. */
+  clear(tenant?: string | null): void
+}
+
+/** Bodies are kept up to this many bytes: enough to assert what an app sent. */
+export const BODY_LIMIT = 4096
+
+const REDACTED = '[redacted]'
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key', 'x-control-token'])
+const SECRET_PARAM = /key|token|secret|password|auth|signature/i
+
+type Stored = Omit<JournalRecord, 'request'> & {
+  readonly seq: number
+  readonly method: string
+  readonly path: string
+  readonly apiPath: string
+  readonly rawQuery: URLSearchParams
+  readonly headers: Fields
+  readonly body?: Uint8Array
+}
+
+/**
+ * Creates a journal holding the last `capacity` requests. Recording stores references and copies
+ * at most `BODY_LIMIT` bytes; headers and query are redacted only when entries are read.
+ */
+export function createJournal(capacity = 1000): Journal {
+  let ring: Stored[] = []
+  let next = 0
+  let seq = 0
+  const decoder = new TextDecoder()
+  return {
+    capacity,
+    record({ request, ...rest }) {
+      seq += 1
+      const body = request.body === undefined ? undefined : request.body.slice(0, BODY_LIMIT)
+      const stored: Stored = {
+        ...rest,
+        seq,
+        method: request.method,
+        path: `${request.basePath}${request.path}`,
+        apiPath: request.path,
+        rawQuery: request.query,
+        headers: request.headers,
+        ...(body === undefined ? {} : { body }),
+      }
+      // Filling up, entries are pushed in order; once full, `next` is the oldest, overwritten next.
+      if (ring.length < capacity) ring.push(stored)
+      else {
+        ring[next] = stored
+        next = (next + 1) % capacity
+      }
+    },
+    entries(filter = {}) {
+      const matching = chronological().filter((entry) => matches(entry, filter))
+      const limited = filter.limit === undefined ? matching : matching.slice(-filter.limit)
+      return limited.map((entry) => toEntry(entry, decoder))
+    },
+    clear(tenant) {
+      ring = tenant === undefined ? [] : chronological().filter((entry) => entry.tenant !== tenant)
+      next = 0
+    },
+  }
+
+  function chronological(): Stored[] {
+    return next === 0 ? ring : [...ring.slice(next), ...ring.slice(0, next)]
+  }
+}
+
+function matches(entry: Stored, filter: JournalFilter): boolean {
+  if (filter.method !== undefined && entry.method !== filter.method.toUpperCase()) return false
+  if (filter.status !== undefined && entry.status !== filter.status) return false
+  if (filter.tenant !== undefined && entry.tenant !== filter.tenant) return false
+  if (filter.since !== undefined && entry.seq <= filter.since) return false
+  if (filter.path !== undefined && entry.path !== filter.path && entry.apiPath !== filter.path) return false
+  return true
+}
+
+function toEntry(entry: Stored, decoder: TextDecoder): JournalEntry {
+  const headers: Record<string, string> = {}
+  for (const [name, value] of Object.entries(entry.headers)) {
+    headers[name] = SECRET_HEADERS.has(name) ? redactCredential(value) : value
+  }
+  const query = new URLSearchParams()
+  for (const [name, value] of entry.rawQuery) query.append(name, SECRET_PARAM.test(name) ? REDACTED : value)
+  const shown: JournalEntry = {
+    seq: entry.seq,
+    time: new Date(entry.receivedAt).toISOString(),
+    tenant: entry.tenant,
+    method: entry.method,
+    path: entry.path,
+    query: query.toString(),
+    status: entry.status,
+    forced: entry.forced,
+    delayMs: entry.delayMs,
+    headers,
+  }
+  return entry.body === undefined ? shown : { ...shown, body: decoder.decode(entry.body) }
+}
+
+/** Keeps the scheme, so a test can still see that a bearer token was sent. */
+function redactCredential(value: string): string {
+  const space = value.indexOf(' ')
+  return space === -1 ? REDACTED : `${value.slice(0, space)} ${REDACTED}`
+}

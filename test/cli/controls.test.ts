@@ -1,0 +1,121 @@
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, expect, it } from 'vitest'
+import type { Pet } from '../../src/core/pets.js'
+import { createApiClient } from '../support/api-client.js'
+import { type CliProcess, runCli, spawnCli, waitForBaseUrl } from '../support/cli.js'
+import { expectError } from '../support/expectations.js'
+import { shippedPets } from '../support/fixtures.js'
+
+const running: CliProcess[] = []
+afterEach(() => {
+  for (const cli of running.splice(0)) cli.child.kill('SIGKILL')
+})
+
+async function serve(args: readonly string[], env: Record<string, string> = {}) {
+  const cli = spawnCli(['serve', '--port', '0', ...args], env)
+  running.push(cli)
+  const baseUrl = await waitForBaseUrl(cli)
+  const origin = baseUrl.replace(/\/v1$/, '')
+  return { cli, origin, api: (key: string) => createApiClient(baseUrl, key), control: createApiClient(`${origin}/__control`) }
+}
+
+const tmp = mkdtempSync(join(tmpdir(), 'animals-mock-cli-'))
+
+it('removes the control API with --no-control: its paths answer like any unknown path', async () => {
+  const { origin, cli } = await serve(['--no-control'])
+  const site = createApiClient(origin)
+  const unknown = await site.call('/no-such-page')
+  for (const [method, path] of [['GET', '/__control'], ['POST', '/__control/reset'], ['GET', '/__control/journal']] as const) {
+    const result = await site.call(path, { method })
+    expectError(result, 404, 'route_not_found')
+    expect(result.status).toBe(unknown.status)
+  }
+  expect(cli.stdout()).toContain('control: disabled')
+})
+
+it('requires the control token when one is set, and never prints it', async () => {
+  const token = 'ctl-token-6c1f0e'
+  const { origin, cli } = await serve(['--control-token', token])
+  const site = createApiClient(origin)
+  expectError(await site.call('/__control/journal'), 401, 'unauthorized')
+  expectError(await site.call('/__control/journal', { headers: { 'x-control-token': 'nope' } }), 401, 'unauthorized')
+  expect((await site.call('/__control/journal', { headers: { 'x-control-token': token } })).status).toBe(200)
+  const fromEnv = await serve([], { ANIMALS_MOCK_CONTROL_TOKEN: token })
+  expectError(await createApiClient(fromEnv.origin).call('/__control/reset', { method: 'POST' }), 401, 'unauthorized')
+  for (const output of [cli.stdout(), cli.stderr(), fromEnv.cli.stdout(), fromEnv.cli.stderr()]) expect(output).not.toContain(token)
+  expect(cli.stdout()).toContain('token required')
+})
+
+it('under --isolate, concurrent clients with different keys never see each other\'s animals', async () => {
+  const { api, control } = await serve(['--isolate'])
+  const fixture = shippedPets('default')
+  const keys = ['job-a', 'job-b', 'job-c']
+  await Promise.all(
+    keys.flatMap((key) =>
+      Array.from({ length: 40 }, (_, i) => api(key).authed('/pets', { method: 'POST', body: { name: `${key}-${i}`, categoryId: 1 } })),
+    ),
+  )
+  for (const key of keys) {
+    const listed = (await api(key).authed('/pets', { query: 'limit=100' })).json as Pet[]
+    expect(listed).toHaveLength(fixture.length + 40)
+    const own = listed.slice(fixture.length).map((pet) => pet.name)
+    expect(own.every((name) => name.startsWith(`${key}-`)), key).toBe(true)
+    expect(new Set(listed.map((pet) => pet.id)).size).toBe(listed.length)
+  }
+  const fresh = (await api('job-d').authed('/pets', { query: 'limit=100' })).json
+  expect(fresh).toEqual(fixture)
+  // A control request names its store with its key; the others keep their animals.
+  const reset = await control.call('/reset', { method: 'POST', headers: { authorization: 'Bearer job-a' } })
+  expect(reset.json).toMatchObject({ animals: fixture.length })
+  expect((await api('job-a').authed('/pets', { query: 'limit=100' })).json).toEqual(fixture)
+  expect(((await api('job-b').authed('/pets', { query: 'limit=100' })).json as Pet[]).length).toBe(fixture.length + 40)
+  const journal = (await control.call('/journal', { headers: { authorization: 'Bearer job-b' } })).json as {
+    entries: { tenant: string }[]
+  }
+  expect(new Set(journal.entries.map((entry) => entry.tenant)).size).toBe(1)
+  expect(journal.entries).toHaveLength(42) // 40 creations and 2 listings
+  expectError(await control.call('/snapshot'), 400, 'invalid_body', 'Authorization')
+})
+
+it('seeds byte-identical fixtures for the same seed, and serve --fixture loads them', async () => {
+  const [first, second] = [join(tmp, 'a.json'), join(tmp, 'b.json')]
+  for (const out of [first, second]) {
+    const run = await runCli(['seed', '--count', '500', '--seed', '7', '--out', out])
+    expect(run.code).toBe(0)
+    expect(run.stderr).toContain(`wrote 500 animals to ${out}`)
+  }
+  const text = readFileSync(first, 'utf8')
+  expect(readFileSync(second, 'utf8')).toBe(text)
+  const other = await runCli(['seed', '--count', '500', '--seed', '8'])
+  expect(other.stdout).not.toBe(text)
+  const { api } = await serve(['--fixture', first])
+  const listed = (await api('k').authed('/pets', { query: 'limit=100' })).json as Pet[]
+  expect(listed).toEqual((JSON.parse(text) as Pet[]).slice(0, 100))
+})
+
+it('shows progress when seeding a large count', async () => {
+  const run = await runCli(['seed', '--count', '200000', '--seed', '1', '--out', join(tmp, 'large.json')])
+  expect(run.code).toBe(0)
+  expect(run.stderr).toContain('generated 50000 of 200000')
+  expect(run.stderr).toContain('generated 200000 of 200000')
+})
+
+it('serves the shipped empty and large fixtures by name', async () => {
+  const empty = await serve(['--fixture', 'empty'])
+  expect((await empty.api('k').authed('/pets')).json).toEqual([])
+  const large = await serve(['--fixture', 'large'])
+  expect(large.cli.stdout()).toContain('animals: 10000 from fixture large')
+  expect((await large.api('k').authed('/pets/10000')).status).toBe(200)
+})
+
+it('applies --latency to every API answer', async () => {
+  const { api, control } = await serve(['--latency', '200-300'])
+  expect((await control.call('/latency')).json).toEqual({ minMs: 200, maxMs: 300 })
+  const started = performance.now()
+  expect((await api('k').authed('/pets')).status).toBe(200)
+  expect(performance.now() - started).toBeGreaterThanOrEqual(190)
+  const bad = await runCli(['serve', '--latency', 'slow'])
+  expect(bad.code).toBe(2)
+})

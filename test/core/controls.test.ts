@@ -1,0 +1,170 @@
+import { expect, it } from 'vitest'
+import { FakeInputError } from '../../src/core/errors.js'
+import { isDropped } from '../../src/core/http.js'
+import type { Pet } from '../../src/core/pets.js'
+import { createTestFake, plainRequest, respond } from '../support/core-fake.js'
+
+const pets: Pet[] = [
+  { id: 1, name: 'Rex', categoryId: 1, status: 'available' },
+  { id: 2, name: 'Tom', categoryId: 2, status: 'sold' },
+]
+const key = (token: string) => ({ authorization: `Bearer ${token}` })
+const list = (token = 'k') => plainRequest({ headers: key(token), query: new URLSearchParams('limit=100') })
+const create = (name: string, token = 'k') =>
+  plainRequest({
+    method: 'POST',
+    headers: { ...key(token), 'content-type': 'application/json' },
+    body: new TextEncoder().encode(JSON.stringify({ name, categoryId: 3 })),
+  })
+const listed = (fake: ReturnType<typeof createTestFake>, token = 'k') =>
+  JSON.parse(respond(fake, list(token)).body ?? '') as Pet[]
+
+it('reset() returns to the fixture; reset(pets) makes new animals the fixture', () => {
+  const fake = createTestFake({ pets })
+  respond(fake, create('Added'))
+  fake.reset()
+  expect(listed(fake)).toEqual(pets)
+  fake.reset([{ id: 9, name: 'Solo', categoryId: 1 }])
+  respond(fake, create('Next'))
+  fake.reset()
+  expect(listed(fake)).toEqual([{ id: 9, name: 'Solo', categoryId: 1 }])
+})
+
+it('seed() adds generated animals after the highest id, the same for the same seed, all or nothing', async () => {
+  const fake = createTestFake({ pets, maxAnimals: 10 })
+  const added = await fake.seed(5, { seed: 7 })
+  expect(added.map((pet) => pet.id)).toEqual([3, 4, 5, 6, 7])
+  const again = createTestFake({ pets })
+  expect((await again.seed(5, { seed: 7 })).map((pet) => pet.name)).toEqual(added.map((pet) => pet.name))
+  await expect(fake.seed(4)).rejects.toThrow(FakeInputError)
+  expect(fake.store.size).toBe(7)
+  const sold = await createTestFake({ pets: [] }).seed(50, { seed: 1, statusMix: { available: 0, pending: 0, sold: 1, none: 0 } })
+  expect(new Set(sold.map((pet) => pet.status))).toEqual(new Set(['sold']))
+})
+
+it('snapshot() and load() round-trip; a bad snapshot is refused whole, naming record and field', () => {
+  const fake = createTestFake({ pets })
+  respond(fake, create('Kept'))
+  const snapshot = fake.snapshot()
+  fake.reset()
+  fake.load(snapshot)
+  expect(listed(fake)).toEqual(snapshot)
+  const bad = [...snapshot, { id: 99, name: 'Bad', categoryId: 'x' }]
+  expect(() => fake.load(bad)).toThrow(/record 4 \(index 3\).*'categoryId'/)
+  expect(listed(fake)).toEqual(snapshot)
+  respond(fake, create('After'))
+  expect(listed(fake).at(-1)?.id).toBe(4)
+})
+
+it('journals method, path, query, status and time, with credentials redacted, and filters and clears', () => {
+  const fake = createTestFake({ pets })
+  respond(fake, list('secret-key-4242'))
+  fake.tick(1000)
+  respond(fake, create('Logged', 'secret-key-4242'))
+  respond(fake, plainRequest({ path: '/pets/77', headers: key('k'), query: new URLSearchParams('api_key=abc') }))
+  const all = fake.journal()
+  expect(all.map((entry) => [entry.method, entry.path, entry.status])).toEqual([
+    ['GET', '/v1/pets', 200],
+    ['POST', '/v1/pets', 201],
+    ['GET', '/v1/pets/77', 404],
+  ])
+  expect(all[0]).toMatchObject({ query: 'limit=100', time: '2026-01-01T00:00:00.000Z', tenant: 'shared', forced: false })
+  expect(all[1]).toMatchObject({ time: '2026-01-01T00:00:01.000Z', body: '{"name":"Logged","categoryId":3}' })
+  expect(all[2]?.query).toBe('api_key=%5Bredacted%5D')
+  expect(JSON.stringify(all)).not.toContain('secret-key-4242')
+  expect(all[0]?.headers.authorization).toBe('Bearer [redacted]')
+  expect(fake.journal({ method: 'post' }).map((entry) => entry.seq)).toEqual([2])
+  expect(fake.journal({ path: '/pets' })).toHaveLength(2)
+  expect(fake.journal({ status: 404, path: '/v1/pets/77' })).toHaveLength(1)
+  expect(fake.journal({ since: 2 }).map((entry) => entry.seq)).toEqual([3])
+  expect(fake.journal({ limit: 1 }).map((entry) => entry.seq)).toEqual([3])
+  fake.clearJournal()
+  expect(fake.journal()).toEqual([])
+})
+
+it('keeps only the last journalSize entries, oldest first', () => {
+  const fake = createTestFake({ pets, journalSize: 3 })
+  for (let i = 0; i < 5; i++) respond(fake, list())
+  expect(fake.journal().map((entry) => entry.seq)).toEqual([3, 4, 5])
+})
+
+it('forces a status with a valid Error body on the next N matching requests, then answers normally', () => {
+  const fake = createTestFake({ pets })
+  const rule = fake.force({ method: 'GET', path: '/pets', status: 503, times: 2 })
+  expect(rule).toMatchObject({ id: 1, remaining: 2 })
+  expect(respond(fake, create('Unaffected')).status).toBe(201)
+  for (let i = 0; i < 2; i++) {
+    const forced = respond(fake, list())
+    expect(forced.status).toBe(503)
+    expect(JSON.parse(forced.body ?? '')).toEqual({ code: 'service_unavailable', message: expect.any(String), status: 503 })
+  }
+  expect(respond(fake, list()).status).toBe(200)
+  expect(fake.forcedRules()).toEqual([])
+  expect(fake.journal({ status: 503 }).every((entry) => entry.forced)).toBe(true)
+})
+
+it('forces delays, dropped connections and custom codes; rules match paths with * and the base', () => {
+  const fake = createTestFake({ pets })
+  fake.force({ path: '/v1/pets/*', drop: true, delayMs: 50 })
+  const dropped = fake.handle(plainRequest({ path: '/pets/1', headers: key('k') }))
+  expect(isDropped(dropped)).toBe(true)
+  expect(dropped.delayMs).toBe(50)
+  expect(fake.journal().at(-1)?.status).toBeNull()
+  fake.unforce()
+  fake.force({ delayMs: 1200, times: 1 })
+  const slow = respond(fake, list())
+  expect([slow.status, slow.delayMs]).toEqual([200, 1200])
+  const custom = fake.force({ status: 429, code: 'slow_down', message: 'Easy.' })
+  expect(JSON.parse(respond(fake, list()).body ?? '')).toEqual({ code: 'slow_down', message: 'Easy.', status: 429 })
+  expect(fake.unforce(custom.id)).toBe(true)
+  expect(fake.unforce(custom.id)).toBe(false)
+  expect(respond(fake, list()).status).toBe(200)
+})
+
+it('refuses bad forced rules with the control API message', () => {
+  const fake = createTestFake({ pets })
+  for (const spec of [{}, { status: 200 }, { status: 503, drop: true }, { stauts: 503 }, { status: 503, times: 0 }, { code: 'x' }]) {
+    expect(() => fake.force(spec as never), JSON.stringify(spec)).toThrow(FakeInputError)
+  }
+})
+
+it('adds fixed or ranged latency to every API answer, and none to preflights', () => {
+  const fake = createTestFake({ pets, latency: { ms: 40 } })
+  expect(respond(fake, list()).delayMs).toBe(40)
+  fake.setLatency({ minMs: 100, maxMs: 200 })
+  expect(respond(fake, list()).delayMs).toBe(150) // random() is 0.5 in tests
+  expect(fake.latency).toEqual({ minMs: 100, maxMs: 200 })
+  expect(respond(fake, plainRequest({ method: 'OPTIONS' })).delayMs).toBeUndefined()
+  fake.setLatency({})
+  expect(respond(fake, list()).delayMs).toBeUndefined()
+  expect(() => fake.setLatency({ minMs: 5, maxMs: 1 })).toThrow(FakeInputError)
+})
+
+it('under isolation gives each key its own store from the fixture, with its own controls', async () => {
+  const fake = createTestFake({ pets, isolate: true })
+  respond(fake, create('Only-A', 'key-a'))
+  expect(listed(fake, 'key-a').map((pet) => pet.name)).toContain('Only-A')
+  expect(listed(fake, 'key-b')).toEqual(pets)
+  await fake.forKey('key-b').seed(2, { seed: 3 })
+  expect(listed(fake, 'key-b')).toHaveLength(4)
+  expect(listed(fake, 'key-a')).toHaveLength(3)
+  fake.forKey('key-a').force({ status: 500 })
+  expect(respond(fake, list('key-a')).status).toBe(500)
+  expect(respond(fake, list('key-b')).status).toBe(200)
+  expect(fake.forKey('key-b').journal().every((entry) => entry.tenant === fake.forKey('key-b').journal()[0]?.tenant)).toBe(true)
+  fake.forKey('key-a').unforce()
+  fake.forKey('key-a').reset()
+  expect(listed(fake, 'key-a')).toEqual(pets)
+  expect(() => fake.snapshot()).toThrow(/forKey/)
+  expect(fake.stores().map((store) => store.label)).toEqual(['tenant-1', 'tenant-2'])
+  fake.reset()
+  expect(fake.stores()).toEqual([])
+})
+
+it('refuses a new isolated store past maxTenants with 507', () => {
+  const fake = createTestFake({ pets, isolate: true, maxTenants: 1 })
+  expect(respond(fake, list('one')).status).toBe(200)
+  const refused = respond(fake, list('two'))
+  expect(refused.status).toBe(507)
+  expect(JSON.parse(refused.body ?? '')).toMatchObject({ code: 'store_full', status: 507 })
+})
