@@ -7,7 +7,7 @@ import { CORS_HEADERS, type Fields, fail, JSON_HEADERS, ok, type PlainRequest, t
 import type { JournalFilter } from './journal.js'
 import { parseJsonBody } from './json-body.js'
 import { parseLatency, toLatencySpec } from './latency.js'
-import type { Pet } from './pets.js'
+import { isPetStatus, type Pet, type PetStatus } from './pets.js'
 import { parseSeedRequest } from './seed-request.js'
 
 /** Where the control API lives: one reserved prefix outside `/v1`. */
@@ -35,7 +35,7 @@ export type Control = { handle(request: PlainRequest): Promise<PlainResponse> }
  * Which store a control request acts on. Without isolation: the one store. Under isolation: the
  * store of the key in `Authorization`, or with no key every store (reset, journal, forced rules).
  */
-type Scope = { readonly controls: Controls; readonly store: StoreControls | undefined }
+type Scope = { readonly fake: Fake; readonly controls: Controls; readonly store: StoreControls | undefined }
 
 type Route = (request: PlainRequest, scope: Scope) => Promise<PlainResponse> | PlainResponse
 
@@ -61,11 +61,26 @@ const ROUTES: Readonly<Record<string, Route>> = {
     store.load(pets.value)
     return json(200, { animals: store.store.size })
   },
+  'GET /animals': (request, scope) => {
+    const { store } = storeOf(scope)
+    const query = orThrow(parsePageQuery(request.query))
+    const page = store.page(query.offset, query.limit, query.status)
+    const counts = store.counts()
+    const total = query.status === undefined ? store.size : counts[query.status]
+    const head = JSON.stringify({ total, offset: query.offset, limit: query.limit, counts })
+    // Animals keep their exact JSON (int64 past 2^53 included), so the body is assembled here.
+    return { status: 200, headers: JSON_HEADERS, body: `${head.slice(0, -1)},"animals":[${page.map((pet) => pet.json).join(',')}]}` }
+  },
   'GET /journal': (request, scope) => json(200, { entries: scope.controls.journal(orThrow(parseJournalFilter(request.query))) }),
   'DELETE /journal': (_request, scope) => {
     scope.controls.clearJournal()
     return noContent()
   },
+  'GET /stores': (_request, { fake }) =>
+    json(200, {
+      isolated: fake.isolated,
+      stores: fake.stores().map(({ label, store }) => ({ label, animals: store.size, counts: store.counts() })),
+    }),
   'GET /forced': (_request, scope) => json(200, { rules: scope.controls.forcedRules() }),
   'POST /forced': (request, scope) => {
     const input = readJson(request, 'a forced rule such as {"status": 503, "times": 1}')
@@ -74,6 +89,12 @@ const ROUTES: Readonly<Record<string, Route>> = {
   'DELETE /forced': (_request, scope) => {
     scope.controls.unforce()
     return noContent()
+  },
+  'GET /latency': (_request, { fake }) => json(200, fake.latency),
+  'PUT /latency': (request, { fake }) => {
+    const input = readJson(request, 'an object such as {"ms": 250} or {"minMs": 100, "maxMs": 900}')
+    fake.setLatency(toLatencySpec(orThrow(parseLatency(input))))
+    return json(200, fake.latency)
   },
 }
 
@@ -85,20 +106,18 @@ export function createControl(options: ControlOptions): Control {
   const { fake, token } = options
 
   function scopeOf(request: PlainRequest): Result<Scope, ApiError> {
-    if (!fake.isolated) return ok({ controls: fake, store: fake })
-    if (request.headers.authorization === undefined) return ok({ controls: fake, store: undefined })
+    if (!fake.isolated) return ok({ fake, controls: fake, store: fake })
+    const label = request.query.get('store')
+    if (label !== null) {
+      const store = fake.forLabel(label)
+      if (store === undefined) return fail(apiError('invalid_parameter', `No store is labelled '${label}'; see ${CONTROL_BASE}/stores.`))
+      return ok({ fake, controls: store, store })
+    }
+    if (request.headers.authorization === undefined) return ok({ fake, controls: fake, store: undefined })
     const auth = authenticate(request.headers.authorization, fake.keys)
     if (!auth.ok) return fail(auth.error)
     const store = fake.forKey(auth.value)
-    return ok({ controls: store, store })
-  }
-
-  function latency(request: PlainRequest): PlainResponse {
-    if (request.method === 'PUT') {
-      const input = readJson(request, 'an object such as {"ms": 250} or {"minMs": 100, "maxMs": 900}')
-      fake.setLatency(toLatencySpec(orThrow(parseLatency(input))))
-    }
-    return json(200, fake.latency)
+    return ok({ fake, controls: store, store })
   }
 
   async function route(request: PlainRequest, scope: Scope): Promise<PlainResponse> {
@@ -108,7 +127,6 @@ export function createControl(options: ControlOptions): Control {
     }
     const handler = ROUTES[`${request.method} ${path}`]
     if (handler !== undefined) return handler(request, scope)
-    if (path === '/latency' && (request.method === 'GET' || request.method === 'PUT')) return latency(request)
     const ruleId = /^\/forced\/([0-9]{1,9})$/.exec(path)?.[1]
     if (ruleId !== undefined && request.method === 'DELETE') {
       if (scope.controls.unforce(Number(ruleId))) return noContent()
@@ -117,7 +135,6 @@ export function createControl(options: ControlOptions): Control {
     const allowed = Object.keys(ROUTES)
       .filter((key) => key.endsWith(` ${path}`))
       .map((key) => key.split(' ')[0] ?? '')
-    if (path === '/latency') allowed.push('GET', 'PUT')
     if (ruleId !== undefined) allowed.push('DELETE')
     if (allowed.length === 0) return toErrorResponse(apiError('route_not_found', `No control at ${CONTROL_BASE}${path}.`))
     const allow = allowed.join(', ')
@@ -162,24 +179,41 @@ function readJson(request: PlainRequest, expected: string): unknown {
   return orThrow(parseJsonBody(request, { limit: CONTROL_BODY_LIMIT, expected }))
 }
 
-const FILTER_NUMBERS = { status: [100, 599], since: [0, Number.MAX_SAFE_INTEGER], limit: [1, 100_000] } as const
+const JOURNAL_NUMBERS = { status: [100, 599], since: [0, Number.MAX_SAFE_INTEGER], limit: [1, 100_000] } as const
 
 function parseJournalFilter(query: URLSearchParams): Result<JournalFilter, ApiError> {
   const filter: Record<string, string | number> = {}
   for (const [name, value] of query) {
+    if (name === 'store') continue // chose the scope already
     if (name === 'method' || name === 'path' || name === 'tenant') filter[name] = value
     else if (name === 'status' || name === 'since' || name === 'limit') {
-      const [min, max] = FILTER_NUMBERS[name]
-      const number = /^[0-9]{1,16}$/.test(value) ? Number(value) : Number.NaN
-      if (!(number >= min && number <= max)) {
-        return fail(apiError('invalid_parameter', `Query parameter '${name}' must be a whole number from ${min} to ${max}.`))
-      }
-      filter[name] = number
+      const number = readWhole(name, value, JOURNAL_NUMBERS[name])
+      if (!number.ok) return number
+      filter[name] = number.value
     } else {
       return fail(apiError('invalid_parameter', `Unknown query parameter '${name}': use method, path, status, tenant, since or limit.`))
     }
   }
   return ok(filter as JournalFilter)
+}
+
+type PageQuery = { readonly offset: number; readonly limit: number; readonly status?: PetStatus }
+
+function parsePageQuery(query: URLSearchParams): Result<PageQuery, ApiError> {
+  const offset = readWhole('offset', query.get('offset') ?? '0', [0, Number.MAX_SAFE_INTEGER])
+  if (!offset.ok) return offset
+  const limit = readWhole('limit', query.get('limit') ?? '20', [1, 1000])
+  if (!limit.ok) return limit
+  const status = query.get('status')
+  if (status === null) return ok({ offset: offset.value, limit: limit.value })
+  if (!isPetStatus(status)) return fail(apiError('invalid_parameter', "Query parameter 'status' must be one of available, pending, sold."))
+  return ok({ offset: offset.value, limit: limit.value, status })
+}
+
+function readWhole(name: string, text: string, [min, max]: readonly [number, number]): Result<number, ApiError> {
+  const number = /^[0-9]{1,16}$/.test(text) ? Number(text) : Number.NaN
+  if (number >= min && number <= max) return ok(number)
+  return fail(apiError('invalid_parameter', `Query parameter '${name}' must be a whole number from ${min} to ${max}.`))
 }
 
 function preflight(headers: Fields): PlainResponse {

@@ -84,6 +84,8 @@ export type Fake = StoreControls & {
   reset(pets?: readonly Pet[]): void
   /** The controls of one key's store under isolation (created from the fixture on first use). */
   forKey(key: string): StoreControls
+  /** The controls of a store in use, by the label the journal shows (`shared`, `tenant-2`). */
+  forLabel(label: string): StoreControls | undefined
   /** Every store in use with its label: the shared one, or the isolated ones. */
   stores(): { label: string; store: Store }[]
   /** The latency added to every API answer. */
@@ -185,6 +187,15 @@ export function createFakeService(options: FakeOptions, environment: FakeEnviron
     forKey(key) {
       const tenant = (): Tenant => orThrow(tenants.forToken(key))
       return controlsOf(tenant, () => tenants.resetToken(key))
+    },
+    forLabel(label) {
+      if (tenants.byLabel(label) === undefined) return undefined
+      const tenant = (): Tenant => {
+        const found = tenants.byLabel(label)
+        if (found === undefined) throw new FakeInputError(apiError('invalid_parameter', `No store is labelled ${label} any more.`))
+        return found
+      }
+      return controlsOf(tenant, () => tenant().store.reset())
     },
     stores: () => tenants.all().map(({ label, store }) => ({ label, store })),
     journal: (filter) => journal.entries(filter),

@@ -20,6 +20,10 @@ export type Store = {
   get(id: Int64): StoredPet | undefined
   /** The first `limit` animals in ascending id order, only those with `status` when given. */
   list(limit: number, status?: PetStatus): readonly StoredPet[]
+  /** Like `list`, from the `offset`-th animal on: a page of the dashboard. */
+  page(offset: number, limit: number, status?: PetStatus): readonly StoredPet[]
+  /** How many animals have each status, and how many have none. */
+  counts(): Readonly<Record<PetStatus | 'none', number>>
   create(newPet: NewPet): Result<StoredPet, ApiError>
   /** Replaces every animal; ids continue after the highest of `pets`. Throws on duplicate ids. */
   replace(pets: readonly Pet[]): void
@@ -72,6 +76,11 @@ export function createStore(options: StoreOptions = {}): Store {
     },
     get: (id) => byId.get(id),
     list: (limit, status) => (status === undefined ? ordered : byStatus[status]).slice(0, limit),
+    page: (offset, limit, status) => (status === undefined ? ordered : byStatus[status]).slice(offset, offset + limit),
+    counts() {
+      const [available, pending, sold] = [byStatus.available.length, byStatus.pending.length, byStatus.sold.length]
+      return { available, pending, sold, none: ordered.length - available - pending - sold }
+    },
     create(newPet) {
       if (ordered.length >= maxAnimals) {
         return fail(apiError('store_full', `The fake holds its maximum of ${maxAnimals} animals; reset it to add more.`))

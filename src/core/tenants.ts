@@ -26,6 +26,8 @@ export type Tenants = {
   forToken(token: string): Result<Tenant, ApiError>
   /** Every store in use: the shared one, or the isolated ones. */
   all(): Tenant[]
+  /** A store in use by its label. */
+  byLabel(label: string): Tenant | undefined
   /** Every store back to the fixture; isolated stores are dropped and made again on next use. */
   reset(fixture?: readonly Pet[]): void
   /** One key's store back to the fixture (the shared store without isolation). */
@@ -65,6 +67,7 @@ export function createTenants(options: TenantsOptions): Tenants {
       return ok(tenant)
     },
     all: () => (options.isolate ? [...byToken.values()] : [shared]),
+    byLabel: (label) => (options.isolate ? [...byToken.values()] : [shared]).find((tenant) => tenant.label === label),
     reset(next) {
       if (next !== undefined) fixture = next
       shared = { label: SHARED_TENANT, store: newStore() }

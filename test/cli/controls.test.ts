@@ -77,6 +77,14 @@ it('under --isolate, concurrent clients with different keys never see each other
   expect(new Set(journal.entries.map((entry) => entry.tenant)).size).toBe(1)
   expect(journal.entries).toHaveLength(42) // 40 creations and 2 listings
   expectError(await control.call('/snapshot'), 400, 'invalid_body', 'Authorization')
+  // The dashboard names stores by label: listed without keys, readable by label.
+  const stores = (await control.call('/stores')).json as { stores: { label: string; animals: number }[] }
+  expect(stores.stores.map((store) => store.label).sort()).toEqual(['tenant-1', 'tenant-2', 'tenant-3', 'tenant-4'])
+  expect(JSON.stringify(stores)).not.toContain('job-')
+  const labelB = journal.entries[0]?.tenant ?? ''
+  const page = (await control.call('/animals', { query: `store=${labelB}&offset=${fixture.length}&limit=100` })).json as { animals: Pet[] }
+  expect(page.animals.every((pet) => pet.name.startsWith('job-b-'))).toBe(true)
+  expectError(await control.call('/animals', { query: 'store=tenant-99' }), 400, 'invalid_parameter', 'tenant-99')
 })
 
 it('seeds byte-identical fixtures for the same seed, and serve --fixture loads them', async () => {

@@ -168,3 +168,12 @@ it('refuses a new isolated store past maxTenants with 507', () => {
   expect(refused.status).toBe(507)
   expect(JSON.parse(refused.body ?? '')).toMatchObject({ code: 'store_full', status: 507 })
 })
+
+it('names isolated stores by label for the controls, never by key', async () => {
+  const fake = createTestFake({ pets, isolate: true })
+  respond(fake, create('Labelled', 'key-a'))
+  expect(fake.stores().map((store) => store.label)).toEqual(['tenant-1'])
+  expect(fake.forLabel('tenant-1')?.snapshot().at(-1)?.name).toBe('Labelled')
+  expect(fake.forLabel('tenant-9')).toBeUndefined()
+  expect(fake.forLabel('tenant-1')?.store.counts()).toEqual({ available: 1, pending: 0, sold: 1, none: 1 })
+})

@@ -159,3 +159,19 @@ it('answers 404 for unknown control paths, 405 with Allow for other methods, and
   expect((await control().call('/openapi.yaml')).text).toBe('openapi: 3.0.3')
   expect(((await control().call('/')).json as { animals: number }).animals).toBe(pets.length)
 })
+
+it('GET /__control/animals pages the store by status with counts; GET /__control/stores lists stores', async () => {
+  const sold = pets.filter((pet) => pet.status === 'sold')
+  const page = (await control().call('/animals', { query: 'status=sold&offset=1&limit=2' })).json as Record<string, unknown>
+  expect(page).toMatchObject({ total: sold.length, offset: 1, limit: 2, animals: sold.slice(1, 3) })
+  const counts = page.counts as Record<string, number>
+  expect(counts.sold).toBe(sold.length)
+  expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(pets.length)
+  expect(((await control().call('/animals')).json as { animals: unknown[] }).animals).toEqual(pets.slice(0, 20))
+  expectError(await control().call('/animals', { query: 'limit=0' }), 400, 'invalid_parameter', 'limit')
+  expectError(await control().call('/animals', { query: 'status=lost' }), 400, 'invalid_parameter', 'status')
+  expect((await control().call('/stores')).json).toEqual({
+    isolated: false,
+    stores: [{ label: 'shared', animals: pets.length, counts }],
+  })
+})
