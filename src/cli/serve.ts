@@ -7,6 +7,7 @@ import { createFake } from '../fake.js'
 import { DEFAULT_FIXTURE, FixtureError, loadFixture } from '../node/fixtures.js'
 import { createPages, PAGE_PATHS } from '../node/pages.js'
 import { ListenError, startServer } from '../node/server.js'
+import { createStateWriter, readStateFile, StateFileError } from '../node/state-file.js'
 import { CliError } from './cli-error.js'
 
 /** The environment variable with accepted keys, comma-separated, added to any `--api-key`. */
@@ -14,6 +15,9 @@ export const API_KEYS_ENV = 'ANIMALS_MOCK_API_KEYS'
 
 /** The environment variable with the control token, used when `--control-token` is not given. */
 export const CONTROL_TOKEN_ENV = 'ANIMALS_MOCK_CONTROL_TOKEN'
+
+/** Protects the process: about 250 MB of animals. */
+export const DEFAULT_MAX_ANIMALS = 2_000_000
 
 export const SERVE_HELP = `Usage: animals-mock serve [options]
 
@@ -33,6 +37,11 @@ Options:
                       fixture on first use, so parallel jobs never meet
   --latency <ms|min-max>
                       hold every API answer back, e.g. 250 or 100-900
+  --max-animals <n>   refuse to store more animals, answering 507    (default ${DEFAULT_MAX_ANIMALS})
+  --state-file <path> keep the animals in this file: loaded at start, written
+                      atomically on shutdown and every --state-interval ms
+  --state-interval <ms>
+                      how often to write the state file when it changed (default 5000)
   --no-control        remove the control API (${CONTROL_BASE}) entirely
   --control-token <t> require this token in X-Control-Token on control
                       requests; also read from ${CONTROL_TOKEN_ENV}
@@ -46,6 +55,7 @@ Examples:
   animals-mock serve --port 0 --api-key secret-1 --api-key secret-2
   ${API_KEYS_ENV}=secret-1 animals-mock serve --host 0.0.0.0 --fixture large
   animals-mock serve --isolate --fixture fixtures/qa.json --latency 100-400
+  animals-mock serve --state-file .animals-state.json
 `
 
 const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/
@@ -61,6 +71,9 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
       fixture: { type: 'string', default: DEFAULT_FIXTURE },
       isolate: { type: 'boolean', default: false },
       latency: { type: 'string' },
+      'max-animals': { type: 'string', default: String(DEFAULT_MAX_ANIMALS) },
+      'state-file': { type: 'string' },
+      'state-interval': { type: 'string', default: '5000' },
       'no-control': { type: 'boolean', default: false },
       'control-token': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -82,14 +95,35 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
   const controlToken = values['control-token'] ?? env[CONTROL_TOKEN_ENV]
   if (controlToken === '') throw new CliError('--control-token must not be empty')
   const latency = values.latency === undefined ? undefined : parseLatencyOption(values.latency)
+  const maxAnimals = wholeNumber('--max-animals', values['max-animals'], 1, 100_000_000)
+  const stateInterval = wholeNumber('--state-interval', values['state-interval'], 100, 86_400_000)
+  const stateFile = values['state-file']
+  if (stateFile !== undefined && values.isolate) {
+    throw new CliError('--state-file cannot be used with --isolate: isolated stores are known by their keys, which are never written to disk')
+  }
   let pets
+  let saved
   try {
     pets = await loadFixture(values.fixture)
+    saved = stateFile === undefined ? undefined : await readStateFile(stateFile)
   } catch (error) {
-    if (error instanceof FixtureError) throw new CliError(error.message)
+    if (error instanceof FixtureError || error instanceof StateFileError) throw new CliError(error.message)
     throw error
   }
-  const fake = createFake({ pets, keys, isolate: values.isolate, ...(latency === undefined ? {} : { latency }) })
+  const fake = createFake({ pets, keys, isolate: values.isolate, maxAnimals, ...(latency === undefined ? {} : { latency }) })
+  if (saved !== undefined) {
+    if (saved.length > maxAnimals) throw new CliError(`state file ${stateFile} holds ${saved.length} animals, more than --max-animals ${maxAnimals}`)
+    fake.load(saved)
+  }
+  const writer =
+    stateFile === undefined
+      ? undefined
+      : createStateWriter({
+          path: stateFile,
+          store: () => fake.store,
+          intervalMs: stateInterval,
+          onError: (error) => process.stderr.write(`animals-mock: could not write the state file: ${(error as Error).message}\n`),
+        })
   const control = values['no-control']
     ? undefined
     : createControl({
@@ -98,6 +132,9 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
         document: readFileSync(CONTROL_OPENAPI_FILE, 'utf8'),
       })
   const site = createSite({ api: fake, pages: createPages(), ...(control === undefined ? {} : { control }) })
+  if (values.host === '0.0.0.0' || values.host === '::' || values.host === '') {
+    process.stderr.write('animals-mock: warning: listening on every network interface; anyone who can reach this machine can use the fake\n')
+  }
   let server
   try {
     server = await startServer({ app: site, port, host: values.host })
@@ -110,7 +147,7 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
     control === undefined ? 'disabled (--no-control)' : `${server.url}${CONTROL_BASE}${controlToken === undefined ? '' : ' (token required)'}`
   process.stdout.write(
     `animals-mock listening on ${server.url}${API_BASE}\n` +
-      `  animals: ${pets.length} from fixture ${values.fixture}${values.isolate ? ', one store per key (--isolate)' : ''}\n` +
+      `  animals: ${fake.isolated ? pets.length : fake.store.size} from ${saved === undefined ? `fixture ${values.fixture}` : `state file ${stateFile}`}${values.isolate ? ', one store per key (--isolate)' : ''}\n` +
       `  accepts: ${policy} (Authorization: Bearer <key>)\n` +
       `  openapi: ${server.url}${PAGE_PATHS.openapiYaml}\n` +
       `  control: ${controlLine}\n`,
@@ -119,12 +156,24 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
     const stop = (): void => {
       process.off('SIGINT', stop)
       process.off('SIGTERM', stop)
-      void server.close().then(resolve)
+      void server
+        .close()
+        .then(() => writer?.stop())
+        .catch((error: unknown) => {
+          process.stderr.write(`animals-mock: could not write the state file: ${(error as Error).message}\n`)
+        })
+        .then(() => resolve())
     }
     process.on('SIGINT', stop)
     process.on('SIGTERM', stop)
   })
   process.stdout.write('animals-mock stopped\n')
+}
+
+function wholeNumber(flag: string, text: string, min: number, max: number): number {
+  const value = /^[0-9]{1,12}$/.test(text) ? Number(text) : Number.NaN
+  if (!(value >= min && value <= max)) throw new CliError(`${flag} must be a whole number from ${min} to ${max}, not "${text}"`)
+  return value
 }
 
 function parseLatencyOption(text: string): { ms: number } | { minMs: number; maxMs: number } {

@@ -65,7 +65,8 @@ export function isAnimalsApiError(error: unknown): error is AnimalsApiError {
  */
 export function createAnimalsClient(options: AnimalsClientOptions): AnimalsClient {
   const send = options.fetch ?? ((input, init) => fetch(input, init))
-  const base = options.baseUrl.replace(/\/+$/, '')
+  let base = options.baseUrl
+  while (base.endsWith('/')) base = base.slice(0, -1)
 
   async function call(path: string, init: RequestInit = {}): Promise<{ response: Response; body: unknown }> {
     const headers = new Headers(init.headers)

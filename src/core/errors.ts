@@ -17,6 +17,7 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   request_timeout: 408,
   payload_too_large: 413,
+  headers_too_large: 431,
   internal_error: 500,
   store_full: 507,
 } as const satisfies Record<string, number>

@@ -62,6 +62,8 @@ export const BODY_LIMIT = 4096
 
 const REDACTED = '[redacted]'
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key', 'x-control-token'])
+const AUTHORIZATION_HEADERS = new Set(['authorization', 'proxy-authorization'])
+const SCHEME = /^[A-Za-z][A-Za-z0-9-]{0,19} /
 const SECRET_PARAM = /key|token|secret|password|auth|signature/i
 
 type Stored = Omit<JournalRecord, 'request'> & {
@@ -133,7 +135,7 @@ function matches(entry: Stored, filter: JournalFilter): boolean {
 function toEntry(entry: Stored, decoder: TextDecoder): JournalEntry {
   const headers: Record<string, string> = {}
   for (const [name, value] of Object.entries(entry.headers)) {
-    headers[name] = SECRET_HEADERS.has(name) ? redactCredential(value) : value
+    headers[name] = !SECRET_HEADERS.has(name) ? value : AUTHORIZATION_HEADERS.has(name) ? redactCredential(value) : REDACTED
   }
   const query = new URLSearchParams()
   for (const [name, value] of entry.rawQuery) query.append(name, SECRET_PARAM.test(name) ? REDACTED : value)
@@ -152,8 +154,8 @@ function toEntry(entry: Stored, decoder: TextDecoder): JournalEntry {
   return entry.body === undefined ? shown : { ...shown, body: decoder.decode(entry.body) }
 }
 
-/** Keeps the scheme, so a test can still see that a bearer token was sent. */
+/** Keeps an auth scheme such as `Bearer`, so a test can still see which kind of credential was sent. */
 function redactCredential(value: string): string {
-  const space = value.indexOf(' ')
-  return space === -1 ? REDACTED : `${value.slice(0, space)} ${REDACTED}`
+  const scheme = SCHEME.exec(value)?.[0]
+  return scheme === undefined ? REDACTED : `${scheme}${REDACTED}`
 }

@@ -27,7 +27,7 @@ export function createSite(options: SiteOptions): Handler {
   return {
     handle(request: PlainRequest): Reply | Promise<Reply> {
       const { path } = request
-      if (path.startsWith(`${API_BASE}/`)) {
+      if (path === API_BASE || path.startsWith(`${API_BASE}/`)) {
         return options.api.handle({ ...request, basePath: API_BASE, path: path.slice(API_BASE.length) })
       }
       if (options.control !== undefined && isControlPath(path)) {

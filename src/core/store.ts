@@ -17,6 +17,8 @@ export type StoreOptions = {
 /** The in-memory animals: lookups by id in O(1), listings in O(limit), ids in ascending order. */
 export type Store = {
   readonly size: number
+  /** Grows with every change: a writer compares it to know whether there is anything new. */
+  readonly revision: number
   get(id: Int64): StoredPet | undefined
   /** The first `limit` animals in ascending id order, only those with `status` when given. */
   list(limit: number, status?: PetStatus): readonly StoredPet[]
@@ -45,6 +47,7 @@ export function createStore(options: StoreOptions = {}): Store {
   let ordered: StoredPet[] = []
   let byStatus = emptyStatusLists()
   let nextId: Int64 | undefined = 1
+  let revision = 0
 
   function add(pet: Pet): StoredPet {
     const stored: StoredPet = { pet: Object.freeze(pet), json: toPetJson(pet) }
@@ -55,6 +58,7 @@ export function createStore(options: StoreOptions = {}): Store {
   }
 
   function replace(pets: readonly Pet[]): void {
+    revision += 1
     const sorted = sortedById(pets)
     byId = new Map()
     ordered = []
@@ -74,6 +78,9 @@ export function createStore(options: StoreOptions = {}): Store {
     get size() {
       return ordered.length
     },
+    get revision() {
+      return revision
+    },
     get: (id) => byId.get(id),
     list: (limit, status) => (status === undefined ? ordered : byStatus[status]).slice(0, limit),
     page: (offset, limit, status) => (status === undefined ? ordered : byStatus[status]).slice(offset, offset + limit),
@@ -88,6 +95,7 @@ export function createStore(options: StoreOptions = {}): Store {
       if (nextId === undefined) return fail(apiError('store_full', 'No 64-bit ids are left to assign.'))
       const stored = add({ id: nextId, ...newPet })
       nextId = nextInt64(nextId)
+      revision += 1
       return ok(stored)
     },
     replace,

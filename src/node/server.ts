@@ -14,7 +14,15 @@ export type ServerOptions = {
   readonly host?: string
   /** Called with anything the app throws: a bug, answered with 500. */
   readonly onError?: (error: unknown) => void
+  /** Limits that keep slow or idle clients from holding sockets; see `DEFAULT_TIMEOUTS`. */
+  readonly timeouts?: Partial<Timeouts>
 }
+
+/** How long a client may take: to send its headers, its whole request, and between keep-alive requests. */
+export type Timeouts = { readonly headersMs: number; readonly requestMs: number; readonly keepAliveMs: number }
+
+/** A slow client gets 408 after these; an idle keep-alive socket is closed. */
+export const DEFAULT_TIMEOUTS: Timeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 }
 
 /** A listening server. */
 export type RunningServer = {
@@ -45,7 +53,19 @@ export class ListenError extends Error {
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const { app } = options
   const onError = options.onError ?? ((error: unknown) => console.error(error))
-  const server = createServer((req, res) => receive(req, res, app, onError))
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts }
+  const server = createServer(
+    {
+      // Without a Host header Node would answer 400 itself, with no Error body; the fake has no use for Host.
+      requireHostHeader: false,
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: Math.max(timeouts.requestMs, timeouts.headersMs),
+      keepAliveTimeout: timeouts.keepAliveMs,
+      // Node checks the two timeouts above on this interval (30 s by default, far too coarse here).
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, timeouts.headersMs / 4)),
+    },
+    (req, res) => receive(req, res, app, onError),
+  )
   server.on('clientError', answerClientError)
   const host = options.host ?? '127.0.0.1'
   await listen(server, options.port ?? 0, host)
@@ -168,7 +188,8 @@ function toPlainRequest(req: IncomingMessage, body: Uint8Array | undefined): Pla
  * `req.headers` keeps only the first `Authorization`, which would make the two transports differ.
  */
 function joinedHeaders(raw: readonly string[]): Fields {
-  const headers: Record<string, string> = {}
+  // No prototype: a header named __proto__ or constructor is just a header.
+  const headers: Record<string, string> = Object.create(null)
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = (raw[i] as string).toLowerCase()
     const value = raw[i + 1] as string
@@ -183,11 +204,12 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
     socket.destroy()
     return
   }
-  const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
   const response = toErrorResponse(
-    timedOut
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
       ? apiError('request_timeout', 'The request took too long to arrive.')
-      : apiError('bad_request', 'The request is not valid HTTP/1.1.'),
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? apiError('headers_too_large', 'The request headers are larger than 16 KiB.')
+        : apiError('bad_request', 'The request is not valid HTTP/1.1.'),
   )
   const head = Object.entries(response.headers).map(([name, value]) => `${name}: ${value}\r\n`)
   socket.end(

@@ -104,7 +104,9 @@ it('serves the contract at /openapi.yaml and /openapi.json, outside /v1 and with
 
 it('answers a JSON 404 outside /v1 and a 405 for a method a document does not take', async () => {
   expectError(await site().call('/nothing-here'), 404, 'route_not_found')
-  expectError(await site().call('/v1'), 404, 'route_not_found')
+  // The bare base belongs to the API: the key first, then 404.
+  expectError(await site().call('/v1'), 401, 'unauthorized')
+  expectError(await createApiClient(server.url).authed('/v1'), 404, 'route_not_found')
   const posted = await site().call('/openapi.yaml', { method: 'POST', body: '{}' })
   expectError(posted, 405, 'method_not_allowed')
   expect(posted.headers.get('allow')).toBe('GET, HEAD')
@@ -134,4 +136,10 @@ it('keeps a keep-alive connection open across requests', async () => {
   }
   agent.destroy()
   expect(ports.size).toBe(1)
+})
+
+it('answers a request without a Host header itself, with the Error body where one is due', async () => {
+  const result = await rawRequest(server.url, 'GET /v1/pets HTTP/1.1\r\nConnection: close\r\n\r\n')
+  expect(result.status).toBe(401)
+  expect(JSON.parse(result.body)).toMatchObject({ code: 'unauthorized', status: 401 })
 })
