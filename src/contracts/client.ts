@@ -23,7 +23,8 @@ export type Deprecation = { deprecation: string | null; sunset: string | null; l
 export type AnimalsClientOptions = {
   /** The API base including `/v1`, e.g. `http://127.0.0.1:4010/v1` or `/v1` in a browser. */
   baseUrl: string
-  apiKey: string
+  /** Sent as `Authorization: Bearer <apiKey>`; omitted, no `Authorization` is sent and the service answers 401. */
+  apiKey?: string
   /** Defaults to the global `fetch`. */
   fetch?: typeof fetch
 }
@@ -70,7 +71,7 @@ export function createAnimalsClient(options: AnimalsClientOptions): AnimalsClien
 
   async function call(path: string, init: RequestInit = {}): Promise<{ response: Response; body: unknown }> {
     const headers = new Headers(init.headers)
-    headers.set('authorization', `Bearer ${options.apiKey}`)
+    if (options.apiKey !== undefined) headers.set('authorization', `Bearer ${options.apiKey}`)
     headers.set('accept', 'application/json')
     const response = await send(`${base}${path}`, { ...init, headers })
     const text = await response.text()

@@ -39,3 +39,14 @@ it('surfaces error answers as a typed error carrying the Error body', async () =
   const invalid = await client().createPet({ name: 'x' } as never).catch((error: unknown) => error)
   expect(invalid).toMatchObject({ status: 400, body: { code: 'invalid_body' } })
 })
+
+it('sends no Authorization at all when no key is given, and the service answers 401', async () => {
+  const seen: (string | null)[] = []
+  const spy: typeof fetch = (input, init) => {
+    seen.push(new Headers(init?.headers).get('authorization'))
+    return fetch(input, init)
+  }
+  const anonymous = createAnimalsClient({ baseUrl: `${server.url}${API_BASE}`, fetch: spy })
+  await expect(anonymous.listPets()).rejects.toMatchObject({ status: 401, body: { code: 'unauthorized', status: 401 } })
+  expect(seen).toEqual([null])
+})

@@ -1,0 +1,275 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { MatchersV3, PactV4 } from '@pact-foundation/pact'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import {
+  type AnimalsClient,
+  type AnimalsApiError,
+  createAnimalsClient,
+  isAnimalsApiError,
+  type NewPet,
+} from '../../src/contracts/client.js'
+import { normalisePact, PACT_PARTIES, pactFilePath } from '../../src/contracts/pact-files.js'
+import { PROVIDER_STATES } from '../../src/contracts/provider-states.js'
+import { API_KEY_PLACEHOLDER } from '../../src/contracts/verifier-options.js'
+import {
+  DEPRECATION_HEADERS,
+  errorLike,
+  INVALID_KEY,
+  INVALID_KEY_HEADERS,
+  LOCATION,
+  petLike,
+  VALID_KEY_HEADERS,
+} from '../support/pact-templates.js'
+
+const { constrainedArrayLike, fromProviderState } = MatchersV3
+
+// Each run writes a fresh pact here and compares it with the committed one at the end; `npm run
+// pacts` (this file with -u) writes it over the committed one instead.
+let dir: string
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'animals-pacts-'))
+})
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const interaction = (): ReturnType<PactV4['addInteraction']> =>
+  new PactV4({ ...PACT_PARTIES, dir, logLevel: 'warn' }).addInteraction()
+
+const clientAt = (url: string, apiKey?: string): AnimalsClient =>
+  createAnimalsClient(apiKey === undefined ? { baseUrl: url } : { baseUrl: url, apiKey })
+
+const rejection = (promise: Promise<unknown>): Promise<AnimalsApiError> =>
+  promise.then(
+    (value) => Promise.reject(new Error(`expected an error answer, got ${JSON.stringify(value)}`)),
+    (error: unknown) => (isAnimalsApiError(error) ? error : Promise.reject(error)),
+  )
+
+const BISCUIT = { name: 'Biscuit', categoryId: 3, status: 'available' } as const
+const ANIMAL_STATE = { name: 'Biscuit', categoryId: 3, status: 'available' }
+// The example ids are ones the provider is unlikely to have: the state's id must reach the request.
+const PET_PATH = fromProviderState('/pets/${petId}', '/pets/4242')
+
+/** One interaction: its description, and the test that records it (given the description, so it is written once). */
+type ConsumerCase = { readonly description: string; run(description: string): Promise<unknown> }
+
+const listCases: ConsumerCase[] = [
+  {
+    description: 'a request to list animals with the default limit',
+    run: (description) =>
+      interaction()
+        .given(PROVIDER_STATES.animalsExist, { atLeast: 21 })
+        .uponReceiving(description)
+        .withRequest('GET', '/pets', (request) => request.headers(VALID_KEY_HEADERS))
+        .willRespondWith(200, (response) =>
+          response.jsonBody(constrainedArrayLike(petLike({ id: 1, name: 'Bella', categoryId: 1 }), 1, 20)),
+        )
+        .executeTest(async (mock) => {
+          const pets = await clientAt(mock.url, API_KEY_PLACEHOLDER).listPets()
+          expect(pets).toEqual([{ id: 1, name: 'Bella', categoryId: 1 }])
+        }),
+  },
+  {
+    description: 'a request to list at most 3 animals',
+    run: (description) =>
+      interaction()
+        .given(PROVIDER_STATES.animalsExist, { atLeast: 4 })
+        .uponReceiving(description)
+        .withRequest('GET', '/pets', (request) => request.query({ limit: '3' }).headers(VALID_KEY_HEADERS))
+        .willRespondWith(200, (response) =>
+          response.jsonBody(constrainedArrayLike(petLike({ id: 2, name: 'Milo', categoryId: 2 }), 1, 3)),
+        )
+        .executeTest(async (mock) => {
+          expect(await clientAt(mock.url, API_KEY_PLACEHOLDER).listPets({ limit: 3 })).toHaveLength(1)
+        }),
+  },
+  {
+    description: 'a request to list sold animals',
+    run: (description) =>
+      interaction()
+        .given(PROVIDER_STATES.animalsExist, { atLeast: 1, status: 'sold' })
+        .uponReceiving(description)
+        .withRequest('GET', '/pets', (request) => request.query({ status: 'sold' }).headers(VALID_KEY_HEADERS))
+        .willRespondWith(200, (response) =>
+          response.jsonBody(constrainedArrayLike(petLike({ id: 5, name: 'Luna', categoryId: 2, status: 'sold' }), 1, 20)),
+        )
+        .executeTest(async (mock) => {
+          const pets = await clientAt(mock.url, API_KEY_PLACEHOLDER).listPets({ status: 'sold' })
+          expect(pets.map((pet) => pet.status)).toEqual(['sold'])
+        }),
+  },
+]
+
+const createCases: ConsumerCase[] = [
+  {
+    description: 'a request to add an animal with a status',
+    run: (description) =>
+      interaction()
+        .uponReceiving(description)
+        .withRequest('POST', '/pets', (request) => request.headers(VALID_KEY_HEADERS).jsonBody(BISCUIT))
+        .willRespondWith(201, (response) =>
+          response.headers({ Location: LOCATION }).jsonBody(petLike({ id: 31, ...BISCUIT })),
+        )
+        .executeTest(async (mock) => {
+          expect(await clientAt(mock.url, API_KEY_PLACEHOLDER).createPet(BISCUIT)).toEqual({ id: 31, ...BISCUIT })
+        }),
+  },
+  {
+    description: 'a request to add an animal without a status',
+    run: (description) =>
+      interaction()
+        .uponReceiving(description)
+        .withRequest('POST', '/pets', (request) => request.headers(VALID_KEY_HEADERS).jsonBody({ name: 'Milo', categoryId: 2 }))
+        // The spec states no default status: the answer may carry one or not, so it is not listed.
+        .willRespondWith(201, (response) =>
+          response.headers({ Location: LOCATION }).jsonBody(petLike({ id: 32, name: 'Milo', categoryId: 2 })),
+        )
+        .executeTest(async (mock) => {
+          const pet = await clientAt(mock.url, API_KEY_PLACEHOLDER).createPet({ name: 'Milo', categoryId: 2 })
+          expect(pet).toEqual({ id: 32, name: 'Milo', categoryId: 2 })
+        }),
+  },
+  ...(
+    [
+      ['name', { categoryId: 3 }],
+      ['categoryId', { name: 'Biscuit' }],
+    ] as const
+  ).map(
+    ([field, body]): ConsumerCase => ({
+      description: `a request to add an animal without a ${field}`,
+      run: (description) =>
+        interaction()
+          .uponReceiving(description)
+          .withRequest('POST', '/pets', (request) => request.headers(VALID_KEY_HEADERS).jsonBody(body))
+          .willRespondWith(400, (response) =>
+            response.jsonBody(errorLike(400, { code: 'invalid_body', message: `Field '${field}' is required.` })),
+          )
+          .executeTest(async (mock) => {
+            // The client's types forbid this body; a consumer bug or untyped caller can still send it.
+            const error = await rejection(clientAt(mock.url, API_KEY_PLACEHOLDER).createPet(body as Partial<NewPet> as NewPet))
+            expect(error).toMatchObject({ status: 400, body: { status: 400 } })
+          }),
+    }),
+  ),
+]
+
+const getCases: ConsumerCase[] = [
+  {
+    description: 'a request to get an animal',
+    run: (description) =>
+      interaction()
+        .given(PROVIDER_STATES.animalExists, ANIMAL_STATE)
+        .uponReceiving(description)
+        .withRequest('GET', PET_PATH, (request) => request.headers(VALID_KEY_HEADERS))
+        .willRespondWith(200, (response) => response.headers(DEPRECATION_HEADERS).jsonBody(petLike({ id: 4242, ...BISCUIT })))
+        .executeTest(async (mock) => {
+          const { pet, deprecation } = await clientAt(mock.url, API_KEY_PLACEHOLDER).getPet(4242)
+          expect(pet).toEqual({ id: 4242, ...BISCUIT })
+          expect(deprecation.sunset).toBe('Thu, 05 Dec 2030 00:00:00 GMT')
+        }),
+  },
+  {
+    description: 'a request to get an animal that does not exist',
+    run: (description) =>
+      interaction()
+        .given(PROVIDER_STATES.noAnimalWithGivenId)
+        .uponReceiving(description)
+        .withRequest('GET', fromProviderState('/pets/${petId}', '/pets/999999'), (request) => request.headers(VALID_KEY_HEADERS))
+        .willRespondWith(404, (response) =>
+          response.jsonBody(errorLike(404, { code: 'pet_not_found', message: 'No animal has id 999999.' })),
+        )
+        .executeTest(async (mock) => {
+          const error = await rejection(clientAt(mock.url, API_KEY_PLACEHOLDER).getPet(999999))
+          expect(error).toMatchObject({ status: 404, body: { status: 404 } })
+        }),
+  },
+]
+
+type Operation = {
+  readonly name: string
+  readonly state?: readonly [string, Record<string, string | number>]
+  readonly method: 'GET' | 'POST'
+  readonly path: string | ReturnType<typeof fromProviderState<string>>
+  readonly body?: unknown
+  call(client: AnimalsClient): Promise<unknown>
+}
+
+const OPERATIONS: readonly Operation[] = [
+  { name: 'list animals', method: 'GET', path: '/pets', call: (client) => client.listPets() },
+  {
+    name: 'add an animal',
+    method: 'POST',
+    path: '/pets',
+    body: { name: 'Biscuit', categoryId: 3 },
+    call: (client) => client.createPet({ name: 'Biscuit', categoryId: 3 }),
+  },
+  {
+    name: 'get an animal',
+    // The animal exists, so only the missing or refused key can explain a 401.
+    state: [PROVIDER_STATES.animalExists, ANIMAL_STATE],
+    method: 'GET',
+    path: PET_PATH,
+    call: (client) => client.getPet(4242),
+  },
+]
+
+const authCases: ConsumerCase[] = OPERATIONS.flatMap((operation) =>
+  (
+    [
+      ['without a key', undefined, {}],
+      ['with an invalid key', INVALID_KEY, INVALID_KEY_HEADERS],
+    ] as const
+  ).map(
+    ([how, key, headers]): ConsumerCase => ({
+      description: `a request to ${operation.name} ${how}`,
+      run: (description) => {
+        const start = interaction()
+        const given = operation.state === undefined ? start : start.given(...operation.state)
+        return given
+          .uponReceiving(description)
+          .withRequest(operation.method, operation.path, (request) => {
+            request.headers(headers)
+            if (operation.body !== undefined) request.jsonBody(operation.body)
+          })
+          .willRespondWith(401, (response) =>
+            response.jsonBody(errorLike(401, { code: 'unauthorized', message: 'The API key is not valid.' })),
+          )
+          .executeTest(async (mock) => {
+            const error = await rejection(operation.call(clientAt(mock.url, key)))
+            expect(error).toMatchObject({ status: 401, body: { status: 401 } })
+          })
+      },
+    }),
+  ),
+)
+
+const CASES = [...listCases, ...createCases, ...getCases, ...authCases]
+
+for (const { description, run } of CASES) {
+  it(`pact: ${description}`, async () => {
+    await run(description)
+  })
+}
+
+// Runs last: vitest runs the tests of a file in order, one at a time.
+it('the committed pact file is the one these tests write (run `npm run pacts` after changing them)', async () => {
+  const generatedText = readFileSync(pactFilePath(dir), 'utf8')
+  const generated = JSON.parse(generatedText) as { interactions: { description: string }[] }
+  expect(generated.interactions.map((each) => each.description).sort()).toEqual(CASES.map((each) => each.description).sort())
+  const committedText = readOrUndefined(pactFilePath())
+  const same =
+    committedText !== undefined &&
+    JSON.stringify(normalisePact(JSON.parse(committedText))) === JSON.stringify(normalisePact(generated))
+  // Versions of the libraries alone do not make the committed file stale.
+  await expect(same ? committedText : generatedText, 'stale pact: run `npm run pacts` and commit contracts/pacts/').toMatchFileSnapshot(
+    pactFilePath(),
+  )
+})
+
+function readOrUndefined(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8')
+  } catch {
+    return undefined
+  }
+}
