@@ -10,8 +10,8 @@ export const DEFAULT_PETS: readonly Pet[] = loadDefaultPets()
 
 /** Faker takes a moment to load and weighs much in a browser bundle, so it is loaded on first seed. */
 const generateLazily: AnimalGenerator = async (options) => {
-  const { generatePets } = await import('./seed/generate-pets.js')
-  return generatePets(options).map(({ id: _id, ...newPet }) => newPet)
+  const { createPetSource } = await import('./seed/generate-pets.js')
+  return createPetSource(options)
 }
 
 /**

@@ -14,7 +14,7 @@ import {
 } from './http.js'
 import { parseJsonBody } from './json-body.js'
 import { parseListQuery, parseNewPet, parsePetId } from './pets.js'
-import type { Store, StoredPet } from './store.js'
+import type { Store } from './store.js'
 import type { Tenant } from './tenants.js'
 
 /** Options of `createApp`. */
@@ -107,17 +107,17 @@ function operate(route: Route | undefined, request: PlainRequest, store: Store):
 }
 
 function listPets(request: PlainRequest, store: Store): PlainResponse {
-  const query = parseListQuery(request.query)
+  const query = parseListQuery(new URLSearchParams(request.search))
   if (!query.ok) return toErrorResponse(query.error)
-  return { status: 200, headers: JSON_HEADERS, body: toJsonArray(store.list(query.value.limit, query.value.status)) }
+  return { status: 200, headers: JSON_HEADERS, body: store.listJson(query.value.limit, query.value.status) }
 }
 
 function getPet(segment: string, store: Store): PlainResponse {
   const id = parsePetId(decodeSegment(segment))
   if (!id.ok) return toErrorResponse(id.error)
-  const stored = store.get(id.value)
-  if (stored === undefined) return toErrorResponse(apiError('pet_not_found', `No animal has id ${id.value}.`))
-  return { status: 200, headers: JSON_HEADERS, body: stored.json }
+  const json = store.get(id.value)
+  if (json === undefined) return toErrorResponse(apiError('pet_not_found', `No animal has id ${id.value}.`))
+  return { status: 200, headers: JSON_HEADERS, body: json }
 }
 
 function createPet(request: PlainRequest, store: Store): PlainResponse {
@@ -165,6 +165,3 @@ function decodeSegment(segment: string): string {
   }
 }
 
-function toJsonArray(pets: readonly StoredPet[]): string {
-  return `[${pets.map((pet) => pet.json).join(',')}]`
-}

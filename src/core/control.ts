@@ -1,13 +1,14 @@
 import { authenticate, constantTimeEqual } from './auth.js'
 import { type ApiError, apiError, FakeInputError, orThrow, toErrorResponse } from './errors.js'
 import type { Controls, Fake, StoreControls } from './fake-service.js'
-import { parseFixture, toFixtureText } from './fixture.js'
+import { joinFixture, parseFixture } from './fixture.js'
 import { parseForcedRule } from './forced.js'
 import { CORS_HEADERS, type Fields, fail, JSON_HEADERS, ok, type PlainRequest, type PlainResponse, type Result } from './http.js'
 import type { JournalFilter } from './journal.js'
 import { parseJsonBody } from './json-body.js'
 import { parseLatency, toLatencySpec } from './latency.js'
-import { isPetStatus, type Pet, type PetStatus } from './pets.js'
+import type { Int64 } from './int64.js'
+import { isPetStatus, type PetStatus } from './pets.js'
 import { parseSeedRequest } from './seed-request.js'
 
 /** Where the control API lives: one reserved prefix outside `/v1`. */
@@ -49,10 +50,10 @@ const ROUTES: Readonly<Record<string, Route>> = {
     const store = storeOf(scope)
     const input = readJson(request, 'an object such as {"count": 100, "seed": 7}')
     const { count, ...seedOptions } = orThrow(parseSeedRequest(input))
-    const added = await store.seed(count, seedOptions)
-    return json(201, { added: added.length, firstId: idOf(added[0]), lastId: idOf(added.at(-1)), animals: store.store.size })
+    const { added, firstId, lastId } = await store.seed(count, seedOptions)
+    return json(201, { added, firstId: idOf(firstId), lastId: idOf(lastId), animals: store.store.size })
   },
-  'GET /snapshot': (_request, scope) => ({ status: 200, headers: JSON_HEADERS, body: toFixtureText(storeOf(scope).snapshot()) }),
+  'GET /snapshot': (_request, scope) => ({ status: 200, headers: JSON_HEADERS, body: joinFixture(storeOf(scope).store.texts()) }),
   'PUT /snapshot': (request, scope) => {
     const store = storeOf(scope)
     orThrow(parseJsonBody(request, { limit: CONTROL_BODY_LIMIT, expected: 'a JSON array of animals' }))
@@ -63,15 +64,15 @@ const ROUTES: Readonly<Record<string, Route>> = {
   },
   'GET /animals': (request, scope) => {
     const { store } = storeOf(scope)
-    const query = orThrow(parsePageQuery(request.query))
+    const query = orThrow(parsePageQuery(new URLSearchParams(request.search)))
     const page = store.page(query.offset, query.limit, query.status)
     const counts = store.counts()
     const total = query.status === undefined ? store.size : counts[query.status]
     const head = JSON.stringify({ total, offset: query.offset, limit: query.limit, counts })
     // Animals keep their exact JSON (int64 past 2^53 included), so the body is assembled here.
-    return { status: 200, headers: JSON_HEADERS, body: `${head.slice(0, -1)},"animals":[${page.map((pet) => pet.json).join(',')}]}` }
+    return { status: 200, headers: JSON_HEADERS, body: `${head.slice(0, -1)},"animals":[${page.join(',')}]}` }
   },
-  'GET /journal': (request, scope) => json(200, { entries: scope.controls.journal(orThrow(parseJournalFilter(request.query))) }),
+  'GET /journal': (request, scope) => json(200, { entries: scope.controls.journal(orThrow(parseJournalFilter(new URLSearchParams(request.search)))) }),
   'DELETE /journal': (_request, scope) => {
     scope.controls.clearJournal()
     return noContent()
@@ -107,7 +108,7 @@ export function createControl(options: ControlOptions): Control {
 
   function scopeOf(request: PlainRequest): Result<Scope, ApiError> {
     if (!fake.isolated) return ok({ fake, controls: fake, store: fake })
-    const label = request.query.get('store')
+    const label = new URLSearchParams(request.search).get('store')
     if (label !== null) {
       const store = fake.forLabel(label)
       if (store === undefined) return fail(apiError('invalid_parameter', `No store is labelled '${label}'; see ${CONTROL_BASE}/stores.`))
@@ -238,7 +239,6 @@ function noContent(): PlainResponse {
   return { status: 204, headers: CORS_HEADERS }
 }
 
-function idOf(pet: Pet | undefined): string | number | null {
-  if (pet === undefined) return null
-  return typeof pet.id === 'bigint' ? pet.id.toString() : pet.id
+function idOf(id: Int64 | null): string | number | null {
+  return typeof id === 'bigint' ? id.toString() : id
 }

@@ -6,6 +6,7 @@ import { parseFixtureRecords } from './fixture.js'
 import { isDropped, type PlainRequest, type Reply } from './http.js'
 import { createJournal, type JournalEntry, type JournalFilter } from './journal.js'
 import { type LatencySpec, NO_LATENCY, parseLatency, pickDelay, toLatencySpec } from './latency.js'
+import type { Int64 } from './int64.js'
 import type { NewPet, Pet, PetStatus } from './pets.js'
 import type { Store } from './store.js'
 import { createTenants, type Tenant } from './tenants.js'
@@ -16,8 +17,14 @@ export type SeedOptions = {
   readonly statusMix?: Readonly<Record<PetStatus | 'none', number>>
 }
 
-/** Makes `count` realistic new animals; the public `createFake` loads Faker only when first asked. */
-export type AnimalGenerator = (options: { readonly count: number; readonly seed: number } & SeedOptions) => Promise<readonly NewPet[]>
+/**
+ * Makes a source of realistic new animals for a seed; the public `createFake` loads Faker only when
+ * first asked.
+ */
+export type AnimalGenerator = (options: { readonly seed: number } & SeedOptions) => Promise<() => NewPet>
+
+/** What `seed` added. */
+export type SeedResult = { readonly added: number; readonly firstId: Int64 | null; readonly lastId: Int64 | null }
 
 /** Options of a fake; `createFake` fills in the clock, randomness and generator. */
 export type FakeOptions = {
@@ -64,7 +71,7 @@ export type StoreControls = Controls & {
   /** The store itself (read it; change it through the API or these controls). */
   readonly store: Store
   /** Adds `count` generated animals, ids after the highest; all or nothing. */
-  seed(count: number, options?: SeedOptions): Promise<Pet[]>
+  seed(count: number, options?: SeedOptions): Promise<SeedResult>
   /** Every animal, ascending id: loadable as a fixture. */
   snapshot(): Pet[]
   /** Replaces the animals with `pets` after checking every one; `reset()` still returns to the fixture. */
@@ -127,14 +134,16 @@ export function createFakeService(options: FakeOptions, environment: FakeEnviron
         }
         if (count > room) throw new FakeInputError(apiError('store_full', `Only ${Math.max(0, room)} more animals fit.`))
         const seed = seedOptions.seed ?? Math.floor(random() * 2 ** 32)
-        const newPets = await generate({ ...seedOptions, count, seed })
-        const created: Pet[] = []
-        for (const newPet of newPets) {
-          const result = store.create(newPet)
+        const next = await generate({ ...seedOptions, seed })
+        let firstId: Int64 | null = null
+        let lastId: Int64 | null = null
+        for (let i = 0; i < count; i++) {
+          const result = store.create(next())
           if (!result.ok) throw new FakeInputError(result.error)
-          created.push(result.value.pet)
+          lastId = result.value.pet.id
+          firstId ??= lastId
         }
-        return created
+        return { added: count, firstId, lastId }
       },
       snapshot: () => [...tenant().store.all()],
       load(pets) {

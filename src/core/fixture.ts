@@ -39,5 +39,10 @@ export function parseFixtureRecords(records: unknown): Result<Pet[], string> {
 
 /** Writes animals as a fixture: one animal per line, so diffs of fixtures stay readable. */
 export function toFixtureText(pets: readonly Pet[]): string {
-  return pets.length === 0 ? '[]\n' : `[\n${pets.map(toPetJson).join(',\n')}\n]\n`
+  return joinFixture(pets.map(toPetJson))
+}
+
+/** A fixture from animals' JSON texts, as a store keeps them. */
+export function joinFixture(texts: readonly string[]): string {
+  return texts.length === 0 ? '[]\n' : `[\n${texts.join(',\n')}\n]\n`
 }

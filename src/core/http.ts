@@ -8,7 +8,8 @@ export type PlainRequest = {
   readonly path: string
   /** The path prefix the client used to reach the API, e.g. `/v1`; used to build `Location` and `Link`. */
   readonly basePath: string
-  readonly query: URLSearchParams
+  /** The query string without `?`, still percent-encoded: parsed only where an operation reads it. */
+  readonly search: string
   readonly headers: Fields
   readonly body?: Uint8Array
 }

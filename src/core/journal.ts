@@ -66,14 +66,21 @@ const AUTHORIZATION_HEADERS = new Set(['authorization', 'proxy-authorization'])
 const SCHEME = /^[A-Za-z][A-Za-z0-9-]{0,19} /
 const SECRET_PARAM = /key|token|secret|password|auth|signature/i
 
-type Stored = Omit<JournalRecord, 'request'> & {
+// What is kept per request: references and primitives only, in one fixed shape, so that recording
+// costs next to nothing on the hot path; everything shown is derived when entries are read.
+type Stored = {
   readonly seq: number
+  readonly receivedAt: number
+  readonly tenant: string | null
   readonly method: string
+  readonly basePath: string
   readonly path: string
-  readonly apiPath: string
-  readonly rawQuery: URLSearchParams
+  readonly search: string
+  readonly status: number | null
+  readonly forced: boolean
+  readonly delayMs: number
   readonly headers: Fields
-  readonly body?: Uint8Array
+  readonly body: Uint8Array | undefined
 }
 
 /**
@@ -87,18 +94,21 @@ export function createJournal(capacity = 1000): Journal {
   const decoder = new TextDecoder()
   return {
     capacity,
-    record({ request, ...rest }) {
+    record({ request, receivedAt, tenant, status, forced, delayMs }) {
       seq += 1
-      const body = request.body === undefined ? undefined : request.body.slice(0, BODY_LIMIT)
       const stored: Stored = {
-        ...rest,
         seq,
+        receivedAt,
+        tenant,
         method: request.method,
-        path: `${request.basePath}${request.path}`,
-        apiPath: request.path,
-        rawQuery: request.query,
+        basePath: request.basePath,
+        path: request.path,
+        search: request.search,
+        status,
+        forced,
+        delayMs,
         headers: request.headers,
-        ...(body === undefined ? {} : { body }),
+        body: request.body === undefined ? undefined : request.body.slice(0, BODY_LIMIT),
       }
       // Filling up, entries are pushed in order; once full, `next` is the oldest, overwritten next.
       if (ring.length < capacity) ring.push(stored)
@@ -128,7 +138,7 @@ function matches(entry: Stored, filter: JournalFilter): boolean {
   if (filter.status !== undefined && entry.status !== filter.status) return false
   if (filter.tenant !== undefined && entry.tenant !== filter.tenant) return false
   if (filter.since !== undefined && entry.seq <= filter.since) return false
-  if (filter.path !== undefined && entry.path !== filter.path && entry.apiPath !== filter.path) return false
+  if (filter.path !== undefined && entry.path !== filter.path && `${entry.basePath}${entry.path}` !== filter.path) return false
   return true
 }
 
@@ -138,13 +148,13 @@ function toEntry(entry: Stored, decoder: TextDecoder): JournalEntry {
     headers[name] = !SECRET_HEADERS.has(name) ? value : AUTHORIZATION_HEADERS.has(name) ? redactCredential(value) : REDACTED
   }
   const query = new URLSearchParams()
-  for (const [name, value] of entry.rawQuery) query.append(name, SECRET_PARAM.test(name) ? REDACTED : value)
+  for (const [name, value] of new URLSearchParams(entry.search)) query.append(name, SECRET_PARAM.test(name) ? REDACTED : value)
   const shown: JournalEntry = {
     seq: entry.seq,
     time: new Date(entry.receivedAt).toISOString(),
     tenant: entry.tenant,
     method: entry.method,
-    path: entry.path,
+    path: `${entry.basePath}${entry.path}`,
     query: query.toString(),
     status: entry.status,
     forced: entry.forced,

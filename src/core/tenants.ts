@@ -1,7 +1,7 @@
 import { type ApiError, apiError } from './errors.js'
 import { fail, ok, type Result } from './http.js'
 import type { Pet } from './pets.js'
-import { createStore, type Store } from './store.js'
+import { type AnimalSet, createStore, prepareAnimals, type Store } from './store.js'
 
 /** One store and the name the journal and dashboard show for it (never the key). */
 export type Tenant = { readonly label: string; readonly store: Store }
@@ -43,7 +43,8 @@ export const SHARED_TENANT = 'shared'
  */
 export function createTenants(options: TenantsOptions): Tenants {
   const maxTenants = options.maxTenants ?? 1000
-  let fixture = options.fixture
+  // Serialised once: every store made from the fixture shares its JSON texts.
+  let fixture: AnimalSet = prepareAnimals(options.fixture)
   const newStore = (): Store =>
     createStore(options.maxAnimals === undefined ? { initial: fixture } : { initial: fixture, maxAnimals: options.maxAnimals })
   let shared: Tenant = { label: SHARED_TENANT, store: newStore() }
@@ -69,7 +70,7 @@ export function createTenants(options: TenantsOptions): Tenants {
     all: () => (options.isolate ? [...byToken.values()] : [shared]),
     byLabel: (label) => (options.isolate ? [...byToken.values()] : [shared]).find((tenant) => tenant.label === label),
     reset(next) {
-      if (next !== undefined) fixture = next
+      if (next !== undefined) fixture = prepareAnimals(next)
       shared = { label: SHARED_TENANT, store: newStore() }
       byToken.clear()
     },

@@ -177,7 +177,7 @@ function toPlainRequest(req: IncomingMessage, body: Uint8Array | undefined): Pla
     method: req.method ?? 'GET',
     path: pathOf(target),
     basePath: '',
-    query: new URLSearchParams(mark === -1 ? '' : target.slice(mark + 1)),
+    search: mark === -1 ? '' : target.slice(mark + 1),
     headers: joinedHeaders(req.rawHeaders),
   }
   return body === undefined ? request : { ...request, body }
@@ -188,8 +188,9 @@ function toPlainRequest(req: IncomingMessage, body: Uint8Array | undefined): Pla
  * `req.headers` keeps only the first `Authorization`, which would make the two transports differ.
  */
 function joinedHeaders(raw: readonly string[]): Fields {
-  // No prototype: a header named __proto__ or constructor is just a header.
-  const headers: Record<string, string> = Object.create(null)
+  // A plain object stays fast; a header named __proto__ cannot pollute it (assigning a string to
+  // __proto__ is ignored) and the core reads only the names it knows.
+  const headers: Record<string, string> = {}
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = (raw[i] as string).toLowerCase()
     const value = raw[i + 1] as string

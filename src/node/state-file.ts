@@ -1,7 +1,6 @@
 import { open, readFile, rename, rm } from 'node:fs/promises'
 import { parseFixture } from '../core/fixture.js'
 import type { Pet } from '../core/pets.js'
-import { toPetJson } from '../core/pets.js'
 import type { Store } from '../core/store.js'
 
 /** Thrown when a state file exists but cannot be used; the start stops and the file is left alone. */
@@ -58,14 +57,14 @@ export function createStateWriter(options: StateWriterOptions): StateWriter {
     const store = options.store()
     const revision = store.revision
     if (store === writtenStore && revision === written) return
-    const pets = store.all()
+    const texts = store.texts()
     const temporary = `${options.path}.${process.pid}.tmp`
     const file = await open(temporary, 'w')
     try {
       await file.write('[\n')
-      for (let start = 0; start < pets.length; start += CHUNK) {
-        const lines = pets.slice(start, start + CHUNK).map(toPetJson).join(',\n')
-        await file.write(start + CHUNK < pets.length ? `${lines},\n` : `${lines}\n`)
+      for (let start = 0; start < texts.length; start += CHUNK) {
+        const lines = texts.slice(start, start + CHUNK).join(',\n')
+        await file.write(start + CHUNK < texts.length ? `${lines},\n` : `${lines}\n`)
       }
       await file.write(']\n')
       await file.sync()

@@ -1,6 +1,6 @@
 import { base, en, Faker } from '@faker-js/faker'
 import { type Int64, nextInt64 } from '../core/int64.js'
-import type { Pet, PetStatus } from '../core/pets.js'
+import type { NewPet, Pet, PetStatus } from '../core/pets.js'
 
 /** The categories generated animals belong to; the spec shows only the `categoryId` reference. */
 export const CATEGORIES = [
@@ -45,25 +45,36 @@ export type GenerateOptions = {
 export const PROGRESS_STEP = 50_000
 
 /**
- * Generates realistic animals, the same ones for the same options on any machine: the generator
- * owns its Faker instance and nothing else draws from it.
- * @example generatePets({ seed: 7, count: 2 }).map((pet) => pet.id) // [1, 2]
+ * A source of realistic new animals, one at a time, so that a million can be stored without a
+ * million-element array in between. It owns its Faker instance and nothing else draws from it.
+ * @example const next = createPetSource({ seed: 7 }); next().name // 'Milo'
  */
-export function generatePets(options: GenerateOptions): Pet[] {
+export function createPetSource(options: Pick<GenerateOptions, 'seed' | 'statusMix'>): () => NewPet {
   const faker = new Faker({ locale: [en, base], seed: options.seed })
   const categories = CATEGORIES.map(({ id, weight }) => ({ value: id, weight }))
   const mix = options.statusMix ?? DEFAULT_STATUS_MIX
   const statuses = (['available', 'pending', 'sold', 'none'] as const)
     .map((value) => ({ value, weight: mix[value] }))
     .filter(({ weight }) => weight > 0)
+  return () => {
+    const name = petName(faker)
+    const categoryId = faker.helpers.weightedArrayElement(categories)
+    const status = faker.helpers.weightedArrayElement(statuses)
+    return status === 'none' ? { name, categoryId } : { name, categoryId, status }
+  }
+}
+
+/**
+ * Generates realistic animals, the same ones for the same options on any machine.
+ * @example generatePets({ seed: 7, count: 2 }).map((pet) => pet.id) // [1, 2]
+ */
+export function generatePets(options: GenerateOptions): Pet[] {
+  const next = createPetSource(options)
   const pets: Pet[] = []
   let id: Int64 | undefined = options.firstId ?? 1
   for (let i = 0; i < options.count; i++) {
     if (id === undefined) throw new RangeError('generated ids would pass the int64 maximum')
-    const name = petName(faker)
-    const categoryId = faker.helpers.weightedArrayElement(categories)
-    const status = faker.helpers.weightedArrayElement(statuses)
-    pets.push(status === 'none' ? { id, name, categoryId } : { id, name, categoryId, status })
+    pets.push({ id, ...next() })
     id = nextInt64(id)
     if ((i + 1) % PROGRESS_STEP === 0) options.onProgress?.(i + 1)
   }

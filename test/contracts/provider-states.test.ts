@@ -22,14 +22,14 @@ it('"an animal exists" adds the animal through POST /pets, marked, and gives the
   provider.fake.reset([{ id: 500, name: 'Older', categoryId: 1 }])
   const values = await handlers[PROVIDER_STATES.animalExists]({ name: 'Biscuit', categoryId: 3, status: 'available' })
   expect(values).toEqual({ petId: '501' })
-  expect(provider.fake.store.get(501)?.pet).toEqual({ id: 501, name: 'Biscuit [run-7]', categoryId: 3, status: 'available' })
+  expect(JSON.parse(provider.fake.store.get(501) ?? '')).toEqual({ id: 501, name: 'Biscuit [run-7]', categoryId: 3, status: 'available' })
   expect(provider.requests).toEqual(['POST /v1/pets'])
 })
 
 it('"an animal exists" leaves status out when the state gives none, and the name as it is without a marker', async () => {
   const { provider, handlers } = await handlersOnEmptyFake()
   const values = await handlers[PROVIDER_STATES.animalExists]({ name: 'Milo', categoryId: 2 })
-  expect(provider.fake.store.get(Number(values?.petId))?.pet).toEqual({ id: 1, name: 'Milo', categoryId: 2 })
+  expect(JSON.parse(provider.fake.store.get(Number(values?.petId)) ?? '')).toEqual({ id: 1, name: 'Milo', categoryId: 2 })
 })
 
 it('"animals exist" adds only the animals missing, with the status asked for, through the public API', async () => {
@@ -39,7 +39,7 @@ it('"animals exist" adds only the animals missing, with the status asked for, th
   await handlers[PROVIDER_STATES.animalsExist]({ atLeast: 2 })
   expect(provider.fake.store.size).toBe(3)
   await handlers[PROVIDER_STATES.animalsExist]({ atLeast: 2, status: 'sold' })
-  const sold = provider.fake.store.list(100, 'sold').map((stored) => stored.pet.name)
+  const sold = provider.fake.store.list(100, 'sold').map((text) => (JSON.parse(text) as { name: string }).name)
   expect(sold).toEqual(['Pact animal 1 [run-8]', 'Pact animal 2 [run-8]'])
   expect(new Set(provider.requests)).toEqual(new Set(['GET /v1/pets?limit=3', 'GET /v1/pets?limit=2', 'GET /v1/pets?limit=2&status=sold', 'POST /v1/pets']))
 })

@@ -23,7 +23,8 @@ it('continues past 2^53 with exact ids and refuses at the int64 maximum', () => 
   const next = store.create({ name: 'a', categoryId: 1 })
   expect(next.ok && next.value.pet.id).toBe(9007199254740992n)
   expect(next.ok && next.value.json).toContain('"id":9007199254740992')
-  expect(store.get(9007199254740992n)?.pet.name).toBe('a')
+  expect(store.get(9007199254740992n)).toBe('{"id":9007199254740992,"name":"a","categoryId":1}')
+  expect(store.all().at(-1)).toEqual({ id: 9007199254740992n, name: 'a', categoryId: 1 })
   const full = createStore({ initial: [{ ...tom, id: 9223372036854775807n }] })
   expect(full.create({ name: 'a', categoryId: 1 })).toMatchObject({ ok: false, error: { code: 'store_full' } })
 })
@@ -36,8 +37,10 @@ it('refuses past maxAnimals and stores nothing', () => {
 
 it('lists by status in id order, capped at limit, without exposing its own arrays', () => {
   const store = createStore({ initial: [rex, tom, { ...rex, id: 2 }, { ...rex, id: 7, status: 'pending' }] })
-  expect(store.list(10, 'sold').map((stored) => stored.pet.id)).toEqual([2, 10])
-  expect(store.list(1, 'sold').map((stored) => stored.pet.id)).toEqual([2])
+  const ids = (texts: readonly string[]) => texts.map((text) => (JSON.parse(text) as Pet).id)
+  expect(ids(store.list(10, 'sold'))).toEqual([2, 10])
+  expect(ids(store.list(1, 'sold'))).toEqual([2])
+  expect(store.listJson(1, 'sold')).toBe(`[${store.get(2)}]`)
   const listed = store.list(10) as unknown[]
   listed.length = 0
   expect(store.list(10)).toHaveLength(4)
@@ -45,12 +48,23 @@ it('lists by status in id order, capped at limit, without exposing its own array
 
 it('hands out frozen animals, so a caller cannot change what is stored', () => {
   const store = createStore({ initial: [rex] })
-  const pet = store.get(10)?.pet as Pet & { name: string }
+  const pet = store.all()[0] as Pet & { name: string }
   expect(() => {
     pet.name = 'Changed'
   }).toThrow(TypeError)
-  expect(store.get(10)?.json).toContain('"Rex"')
-  expect(rex.name).toBe('Rex')
+  expect(store.get(10)).toContain('"Rex"')
+  const created = store.create({ name: 'New', categoryId: 1 })
+  expect(created.ok && Object.isFrozen(created.value.pet)).toBe(true)
+})
+
+it('rebuilds a list answer only after the store changed', () => {
+  const store = createStore({ initial: [rex, tom] })
+  const first = store.listJson(20)
+  expect(store.listJson(20)).toBe(first)
+  store.create({ name: 'New', categoryId: 1 })
+  expect(JSON.parse(store.listJson(20))).toHaveLength(3)
+  store.reset()
+  expect(store.listJson(20)).toBe(first)
 })
 
 it('resets to its initial animals and counter, and refuses duplicate ids on replace', () => {
@@ -60,4 +74,18 @@ it('resets to its initial animals and counter, and refuses duplicate ids on repl
   expect(store.all()).toEqual([rex])
   expect(store.create({ name: 'b', categoryId: 1 })).toMatchObject({ ok: true, value: { pet: { id: 11 } } })
   expect(() => store.replace([rex, rex])).toThrow(/duplicate id 10/)
+})
+
+it('finds animals by id whether ids run without gaps or not, and keeps finding them after a gap appears', () => {
+  const dense = createStore({ initial: [1, 2, 3].map((id) => ({ ...tom, id })) })
+  dense.create({ name: 'Four', categoryId: 1 })
+  expect([1, 2, 3, 4].map((id) => dense.get(id) !== undefined)).toEqual([true, true, true, true])
+  expect([0, 5, -1, 2.5, 4n].map((id) => dense.get(id))).toEqual([undefined, undefined, undefined, undefined, undefined])
+  const sparse = createStore({ initial: [3, 7, 20].map((id) => ({ ...tom, id })) })
+  sparse.create({ name: 'After', categoryId: 1 })
+  expect([3, 7, 20, 21].map((id) => JSON.parse(sparse.get(id) ?? 'null')?.id)).toEqual([3, 7, 20, 21])
+  expect(sparse.get(4)).toBeUndefined()
+  const big = createStore({ initial: [{ ...tom, id: 9007199254740993n }] })
+  big.create({ name: 'Next', categoryId: 1 })
+  expect(JSON.parse(big.get(9007199254740994n) ?? 'null')?.name).toBe('Next')
 })

@@ -24,7 +24,7 @@ const decoder = new TextDecoder()
 function toPlain(request: FuzzRequest): PlainRequest {
   const headers: Record<string, string> = Object.create(null)
   for (const [name, value] of request.headers) headers[name] = name in headers ? `${headers[name]}, ${value}` : value
-  const plain = { method: request.method, path: request.path, basePath: API_BASE, query: new URLSearchParams(request.query.map(([k, v]) => [k, v])), headers }
+  const plain = { method: request.method, path: request.path, basePath: API_BASE, search: new URLSearchParams(request.query.map(([k, v]) => [k, v])).toString(), headers }
   return request.body === undefined ? plain : { ...plain, body: request.body }
 }
 

@@ -26,9 +26,9 @@ function changeResponse(change: (request: PlainRequest, response: PlainResponse)
 }
 
 function withQuery(request: PlainRequest, edit: (query: URLSearchParams) => void): PlainRequest {
-  const query = new URLSearchParams(request.query)
+  const query = new URLSearchParams(request.search)
   edit(query)
-  return { ...request, query }
+  return { ...request, search: query.toString() }
 }
 
 function jsonBodyOf(response: PlainResponse): Record<string, unknown> {
@@ -84,7 +84,7 @@ export const BROKEN_FAKES: readonly BrokenFake[] = [
     rule: 'listPets ignores the default limit',
     breaks: [LIST.defaultLimit],
     wrap: changeRequest((request) =>
-      isList(request) && !request.query.has('limit') ? withQuery(request, (query) => query.set('limit', '100')) : request,
+      isList(request) && !new URLSearchParams(request.search).has('limit') ? withQuery(request, (query) => query.set('limit', '100')) : request,
     ),
   },
   {

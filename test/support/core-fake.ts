@@ -1,6 +1,6 @@
 import { type Fake, type FakeOptions, createFakeService } from '../../src/core/fake-service.js'
 import { isDropped, type PlainRequest, type PlainResponse } from '../../src/core/http.js'
-import { generatePets } from '../../src/seed/generate-pets.js'
+import { createPetSource } from '../../src/seed/generate-pets.js'
 
 /** A fake with a manual clock and fixed randomness, for in-process tests of the core. */
 export function createTestFake(options: FakeOptions = {}, start = Date.UTC(2026, 0, 1)): Fake & { tick(ms: number): void } {
@@ -8,14 +8,14 @@ export function createTestFake(options: FakeOptions = {}, start = Date.UTC(2026,
   const fake = createFakeService(options, {
     now: () => time,
     random: () => 0.5,
-    generate: async (generateOptions) => generatePets(generateOptions).map(({ id: _id, ...newPet }) => newPet),
+    generate: async (generateOptions) => createPetSource(generateOptions),
   })
   return Object.assign(fake, { tick: (ms: number) => void (time += ms) })
 }
 
 /** A plain request with defaults: GET /pets under /v1, no headers. */
 export function plainRequest(fields: Partial<PlainRequest>): PlainRequest {
-  return { method: 'GET', path: '/pets', basePath: '/v1', query: new URLSearchParams(), headers: {}, ...fields }
+  return { method: 'GET', path: '/pets', basePath: '/v1', search: '', headers: {}, ...fields }
 }
 
 /** Asks the fake and returns the response, failing the test on a dropped connection. */

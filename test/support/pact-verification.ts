@@ -39,7 +39,7 @@ export async function startVerifiableFake(options: VerifiableFakeOptions = {}): 
   const requests: string[] = []
   const recorded: Handler = {
     handle(request: PlainRequest) {
-      requests.push(`${request.method} ${request.path}${request.query.size === 0 ? '' : `?${request.query}`}`)
+      requests.push(`${request.method} ${request.path}${request.search === '' ? '' : `?${request.search}`}`)
       return site.handle(request)
     },
   }
