@@ -51,3 +51,8 @@ export function toErrorResponse(error: ApiError): PlainResponse {
 export function errorBody(code: string, message: string, status: number): string {
   return JSON.stringify({ code, message, status })
 }
+
+/** The answer to a bug in the fake, which every transport sends when the fake throws. */
+export const INTERNAL_ERROR: PlainResponse = toErrorResponse(
+  apiError('internal_error', 'The fake failed unexpectedly; this is a bug.'),
+)

@@ -1,5 +1,5 @@
 import { delay, http, HttpResponse, type HttpHandler } from 'msw'
-import { apiError, toErrorResponse } from '../core/errors.js'
+import { INTERNAL_ERROR } from '../core/errors.js'
 import { type Handler, isDropped, type PlainRequest, type Reply } from '../core/http.js'
 import { createFake } from '../fake.js'
 import { type ApiBase, resolveApiBase, toMatcher } from './base-url.js'
@@ -39,7 +39,7 @@ export function createHandlers(options: HandlersOptions): HttpHandler[] {
         reply = await fake.handle(await toPlainRequest(request, base))
       } catch (error) {
         onError(error)
-        reply = toErrorResponse(apiError('internal_error', 'The fake failed unexpectedly; this is a bug.'))
+        reply = INTERNAL_ERROR
       }
       return toResponse(reply, request.method)
     }),
