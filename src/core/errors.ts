@@ -73,3 +73,7 @@ export function orThrow<T>(result: Result<T, ApiError>): T {
   if (!result.ok) throw new FakeInputError(result.error)
   return result.value
 }
+/** The answer to a bug in the fake, which every transport sends when the fake throws. */
+export const INTERNAL_ERROR: PlainResponse = toErrorResponse(
+  apiError('internal_error', 'The fake failed unexpectedly; this is a bug.'),
+)

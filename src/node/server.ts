@@ -1,6 +1,6 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
-import { apiError, toErrorResponse } from '../core/errors.js'
+import { apiError, INTERNAL_ERROR, toErrorResponse } from '../core/errors.js'
 import { type Fields, type Handler, isDropped, type PlainRequest, type Reply } from '../core/http.js'
 import { MAX_BODY_BYTES } from '../core/json-body.js'
 
@@ -145,7 +145,7 @@ function respond(
 
 function failure(error: unknown, onError: (error: unknown) => void): Reply {
   onError(error)
-  return toErrorResponse(apiError('internal_error', 'The fake failed unexpectedly; this is a bug.'))
+  return INTERNAL_ERROR
 }
 
 function deliver(res: ServerResponse, reply: Reply): void {

@@ -1,0 +1,75 @@
+import { delay, http, HttpResponse, type HttpHandler } from 'msw'
+import { INTERNAL_ERROR } from '../core/errors.js'
+import { type Handler, isDropped, type PlainRequest, type Reply } from '../core/http.js'
+import { createFake } from '../fake.js'
+import { type ApiBase, resolveApiBase, toMatcher } from './base-url.js'
+
+/** Options of `createHandlers`. */
+export type HandlersOptions = {
+  /**
+   * Where the API is, including its version prefix: absolute (`https://api.example.com/v1`), or
+   * relative (`/v1`) in a browser, where it is resolved against the page's origin.
+   */
+  readonly baseUrl: string
+  /**
+   * The fake to serve, e.g. `createFake()`; give the same one to `startServer` and both see the
+   * same animals. A new `createFake()` (the embedded default animals) when omitted.
+   */
+  readonly fake?: Handler
+  /** Called with anything the fake throws: a bug, answered with 500. Defaults to `console.error`. */
+  readonly onError?: (error: unknown) => void
+}
+
+/**
+ * msw request handlers that hand every request under `baseUrl` to the fake: one catch-all that
+ * copies the msw `Request` into a `PlainRequest` and the fake's reply back into a `Response`. It
+ * holds no rule of the service.
+ * @example
+ * const fake = createFake()
+ * const server = setupServer(...createHandlers({ baseUrl: 'https://api.example.com/v1', fake }))
+ */
+export function createHandlers(options: HandlersOptions): HttpHandler[] {
+  const base = resolveApiBase(options.baseUrl)
+  const fake = options.fake ?? createFake()
+  const onError = options.onError ?? ((error: unknown) => console.error(error))
+  return [
+    http.all(toMatcher(base), async ({ request }) => {
+      let reply: Reply
+      try {
+        reply = await fake.handle(await toPlainRequest(request, base))
+      } catch (error) {
+        onError(error)
+        reply = INTERNAL_ERROR
+      }
+      return toResponse(reply, request.method)
+    }),
+  ]
+}
+
+async function toPlainRequest(request: Request, base: ApiBase): Promise<PlainRequest> {
+  const url = new URL(request.url)
+  const headers: Record<string, string> = {}
+  // Headers iterates lower-case names with repeated fields already joined by ", ", as the node adapter does.
+  for (const [name, value] of request.headers) headers[name] = value
+  const plain = {
+    method: request.method,
+    path: url.pathname.slice(base.basePath.length),
+    basePath: base.basePath,
+    search: url.search.slice(1),
+    headers,
+  }
+  return request.body === null ? plain : { ...plain, body: new Uint8Array(await request.arrayBuffer()) }
+}
+
+// setTimeout, which msw's delay() uses, cannot wait longer than this.
+const LONGEST_DELAY_MS = 2_147_483_647
+
+// Statuses whose responses have no body; fetch's Response refuses one, where node:http drops it.
+const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([204, 205, 304])
+
+async function toResponse(reply: Reply, method: string): Promise<Response> {
+  if (reply.delayMs !== undefined && reply.delayMs > 0) await delay(Math.min(reply.delayMs, LONGEST_DELAY_MS))
+  if (isDropped(reply)) return HttpResponse.error()
+  const hasBody = reply.body !== undefined && method !== 'HEAD' && !NULL_BODY_STATUSES.has(reply.status)
+  return new Response(hasBody ? reply.body : null, { status: reply.status, headers: reply.headers })
+}

@@ -1,0 +1,8 @@
+/**
+ * `animals-mock/msw`: the fake as Mock Service Worker handlers, for `setupServer` (Node, vitest)
+ * and `setupWorker` (the browser).
+ */
+export { BaseUrlError } from './base-url.js'
+export { createHandlers, type HandlersOptions } from './handlers.js'
+export { createFake, DEFAULT_PETS, type Fake, type FakeOptions } from '../fake.js'
+export type { NewPet, Pet, PetStatus } from '../core/pets.js'

@@ -1,0 +1,167 @@
+import { getResponse } from 'msw'
+import { afterEach, expect, it, vi } from 'vitest'
+import type { Handler, PlainRequest, Reply } from '../../src/core/http.js'
+import { DEFAULT_PETS, createFake } from '../../src/fake.js'
+import { BaseUrlError } from '../../src/msw/base-url.js'
+import { createHandlers } from '../../src/msw/handlers.js'
+
+const AUTH = { authorization: 'Bearer test-key-1' }
+
+/** A fake stand-in that records what the adapter hands it and answers `reply`. */
+function recording(reply: Reply = { status: 200, headers: { 'content-type': 'text/plain' }, body: 'ok' }) {
+  const seen: PlainRequest[] = []
+  const handler: Handler = {
+    handle(request) {
+      seen.push(request)
+      return reply
+    },
+  }
+  return { seen, handler }
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals()
+  vi.useRealTimers()
+})
+
+it('hands the fake the path below the base, still percent-encoded, with the base path, query, headers and body', async () => {
+  const { seen, handler } = recording()
+  const handlers = createHandlers({ baseUrl: 'https://api.example.com/api/v1/', fake: handler })
+  const headers = new Headers([
+    ['Authorization', 'Bearer a'],
+    ['X-Trace', 'one'],
+    ['x-trace', 'two'],
+    ['Content-Type', 'application/json'],
+  ])
+  const request = new Request('https://api.example.com/api/v1/pets/caf%C3%A9%20x?limit=5&status=sold&limit=6', {
+    method: 'POST',
+    headers,
+    body: '{"name":"Rex"}',
+  })
+  expect((await getResponse(handlers, request))?.status).toBe(200)
+  const [plain] = seen
+  expect(plain?.method).toBe('POST')
+  expect(plain?.path).toBe('/pets/caf%C3%A9%20x')
+  expect(plain?.basePath).toBe('/api/v1')
+  expect(plain?.search).toBe('limit=5&status=sold&limit=6')
+  expect(plain?.headers).toMatchObject({ authorization: 'Bearer a', 'x-trace': 'one, two', 'content-type': 'application/json' })
+  expect(new TextDecoder().decode(plain?.body)).toBe('{"name":"Rex"}')
+})
+
+it('hands a request without a body to the fake without one', async () => {
+  const { seen, handler } = recording()
+  await getResponse(createHandlers({ baseUrl: 'http://animals.test/v1', fake: handler }), new Request('http://animals.test/v1/pets'))
+  expect(seen[0]).not.toHaveProperty('body')
+  expect(seen[0]?.search).toBe('')
+})
+
+it('takes the base itself and everything below it, and nothing else', async () => {
+  const { seen, handler } = recording()
+  const handlers = createHandlers({ baseUrl: 'http://animals.test/v1', fake: handler })
+  const answered = async (url: string) => (await getResponse(handlers, new Request(url))) !== undefined
+  expect(await answered('http://animals.test/v1')).toBe(true)
+  expect(await answered('http://animals.test/v1/')).toBe(true)
+  expect(await answered('http://animals.test/v1/pets/1/photos')).toBe(true)
+  expect(seen.map((request) => request.path)).toEqual(['', '/', '/pets/1/photos'])
+  expect(await answered('http://animals.test/v10/pets')).toBe(false)
+  expect(await answered('http://animals.test/pets')).toBe(false)
+  expect(await answered('https://animals.test/v1/pets')).toBe(false)
+  expect(await answered('http://other.test/v1/pets')).toBe(false)
+  expect(await answered('http://animals.test:8080/v1/pets')).toBe(false)
+})
+
+it('copies the reply status, headers and body onto the Response', async () => {
+  const handlers = createHandlers({ baseUrl: 'http://animals.test/v1', fake: createFake() })
+  const request = new Request('http://animals.test/v1/pets/1', { headers: AUTH })
+  const response = await getResponse(handlers, request)
+  expect(response?.status).toBe(200)
+  expect(response?.headers.get('content-type')).toBe('application/json')
+  expect(response?.headers.get('sunset')).toBe('Thu, 05 Dec 2030 00:00:00 GMT')
+  expect(response?.headers.get('link')).toBe('</v1/pets>; rel="successor-version"')
+  expect(await response?.json()).toEqual(DEFAULT_PETS[0])
+})
+
+it('serves the embedded default animals when no fake is given', async () => {
+  const handlers = createHandlers({ baseUrl: 'http://animals.test/v1' })
+  const response = await getResponse(handlers, new Request('http://animals.test/v1/pets?limit=100', { headers: AUTH }))
+  expect(await response?.json()).toEqual(DEFAULT_PETS.slice(0, 100))
+})
+
+it('lets the core answer a malformed percent-escape instead of failing in msw', async () => {
+  const handlers = createHandlers({ baseUrl: 'http://animals.test/v1', fake: createFake() })
+  const response = await getResponse(handlers, new Request('http://animals.test/v1/pets/%E0%A4', { headers: AUTH }))
+  expect(response?.status).toBe(400)
+  expect(await response?.json()).toMatchObject({ code: 'invalid_parameter', status: 400 })
+})
+
+it('sends no body on a 204 or to a HEAD request, even when the fake gives one', async () => {
+  const { handler } = recording({ status: 204, headers: { allow: 'GET' }, body: 'ignored' })
+  const noContent = await getResponse(
+    createHandlers({ baseUrl: 'http://animals.test/v1', fake: handler }),
+    new Request('http://animals.test/v1/pets', { method: 'OPTIONS' }),
+  )
+  expect(noContent?.status).toBe(204)
+  expect(noContent?.headers.get('allow')).toBe('GET')
+  expect(noContent?.body).toBeNull()
+  const head = await getResponse(
+    createHandlers({ baseUrl: 'http://animals.test/v1', fake: recording().handler }),
+    new Request('http://animals.test/v1/pets', { method: 'HEAD' }),
+  )
+  expect(head?.status).toBe(200)
+  expect(head?.body).toBeNull()
+})
+
+it('turns a dropped connection into a network error', async () => {
+  const { handler } = recording({ kind: 'drop' })
+  const response = await getResponse(
+    createHandlers({ baseUrl: 'http://animals.test/v1', fake: handler }),
+    new Request('http://animals.test/v1/pets'),
+  )
+  expect(response?.type).toBe('error')
+})
+
+it('waits for a delayed reply with msw delay before answering', async () => {
+  vi.useFakeTimers({ toFake: ['setTimeout'] })
+  const { handler } = recording({ status: 200, headers: {}, body: 'late', delayMs: 5_000 })
+  let settled = false
+  const pending = getResponse(
+    createHandlers({ baseUrl: 'http://animals.test/v1', fake: handler }),
+    new Request('http://animals.test/v1/pets'),
+  ).then((response) => {
+    settled = true
+    return response
+  })
+  await vi.advanceTimersByTimeAsync(4_999)
+  expect(settled).toBe(false)
+  await vi.advanceTimersByTimeAsync(1)
+  expect(await (await pending)?.text()).toBe('late')
+})
+
+it('answers 500 with the Error body and reports the error when the fake throws', async () => {
+  const failure = new Error('boom')
+  const reported: unknown[] = []
+  const handlers = createHandlers({
+    baseUrl: 'http://animals.test/v1',
+    fake: { handle: () => Promise.reject(failure) },
+    onError: (error) => reported.push(error),
+  })
+  const response = await getResponse(handlers, new Request('http://animals.test/v1/pets'))
+  expect(response?.status).toBe(500)
+  expect(await response?.json()).toMatchObject({ code: 'internal_error', status: 500 })
+  expect(reported).toEqual([failure])
+})
+
+it('refuses a relative base where there is no page origin, saying to pass an absolute URL', () => {
+  expect(() => createHandlers({ baseUrl: '/v1' })).toThrow(BaseUrlError)
+  expect(() => createHandlers({ baseUrl: '/v1' })).toThrow(/absolute URL/)
+  expect(() => createHandlers({ baseUrl: 'ftp://animals.test/v1' })).toThrow(BaseUrlError)
+})
+
+it('resolves a relative base against the page origin, as in a browser', async () => {
+  vi.stubGlobal('location', new URL('http://localhost:5173/shop/cart'))
+  const { seen, handler } = recording()
+  const handlers = createHandlers({ baseUrl: '/v1', fake: handler })
+  expect(await getResponse(handlers, new Request('http://localhost:5173/v1/pets'))).toBeDefined()
+  expect(await getResponse(handlers, new Request('http://localhost:4000/v1/pets'))).toBeUndefined()
+  expect(seen.map((request) => [request.basePath, request.path])).toEqual([['/v1', '/pets']])
+})

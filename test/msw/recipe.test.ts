@@ -1,0 +1,45 @@
+// The README's vitest recipe, as written there except for the import paths.
+import { setupServer } from 'msw/node'
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { createFake, DEFAULT_PETS } from '../../src/fake.js'
+import { createHandlers } from '../../src/msw/handlers.js'
+
+const baseUrl = 'https://api.example.com/v1'
+const fake = createFake() // starts from the embedded default animals
+const server = setupServer(...createHandlers({ baseUrl, fake }))
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+afterEach(() => {
+  server.resetHandlers()
+  fake.reset() // back to the starting animals: what a test added is gone
+})
+afterAll(() => server.close())
+
+const headers = { authorization: 'Bearer any-non-empty-key', 'content-type': 'application/json' }
+
+it('adds an animal', async () => {
+  const response = await fetch(`${baseUrl}/pets`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ name: 'Biscuit', categoryId: 3, status: 'available' }),
+  })
+  expect(response.status).toBe(201)
+  expect(await response.json()).toMatchObject({ id: DEFAULT_PETS.length + 1, name: 'Biscuit' })
+})
+
+it('starts the next test from the default animals again', async () => {
+  const response = await fetch(`${baseUrl}/pets?limit=100`, { headers })
+  expect(await response.json()).toEqual(DEFAULT_PETS)
+})
+
+it('starts one test from its own animals', async () => {
+  const rex = { id: 7, name: 'Rex', categoryId: 1, status: 'sold' } as const
+  server.use(...createHandlers({ baseUrl, fake: createFake({ pets: [rex] }) }))
+  const response = await fetch(`${baseUrl}/pets?status=sold`, { headers })
+  expect(await response.json()).toEqual([rex])
+})
+
+it('is back on the shared fake after resetHandlers', async () => {
+  const response = await fetch(`${baseUrl}/pets/1`, { headers })
+  expect(await response.json()).toEqual(DEFAULT_PETS[0])
+})

@@ -1,0 +1,40 @@
+import { setupServer } from 'msw/node'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { createSite } from '../../src/core/site.js'
+import type { Pet } from '../../src/core/pets.js'
+import { createFake } from '../../src/fake.js'
+import { createHandlers } from '../../src/msw/handlers.js'
+import { createPages } from '../../src/node/pages.js'
+import { type RunningServer, startServer } from '../../src/node/server.js'
+import { createApiClient } from '../support/api-client.js'
+
+const fake = createFake()
+const mswApi = createApiClient('http://animals.test/v1')
+const msw = setupServer(...createHandlers({ baseUrl: 'http://animals.test/v1', fake }))
+let server: RunningServer
+
+beforeAll(async () => {
+  server = await startServer({ app: createSite({ api: fake, pages: createPages() }) })
+  // The standalone server is on loopback: let those requests through, refuse anything else.
+  msw.listen({
+    onUnhandledRequest(request, print) {
+      if (new URL(request.url).origin !== server.url) print.error()
+    },
+  })
+})
+afterAll(async () => {
+  msw.close()
+  await server.close()
+})
+
+it('shows an animal created through msw on the standalone server, and the other way round', async () => {
+  const serverApi = createApiClient(`${server.url}/v1`)
+  const viaMsw = (await mswApi.authed('/pets', { method: 'POST', body: { name: 'Through msw', categoryId: 1 } })).json as Pet
+  const viaServer = (await serverApi.authed('/pets', { method: 'POST', body: { name: 'Over HTTP', categoryId: 2 } })).json as Pet
+  expect(viaServer.id).toBe(Number(viaMsw.id) + 1)
+  expect((await serverApi.authed(`/pets/${viaMsw.id}`)).json).toEqual(viaMsw)
+  expect((await mswApi.authed(`/pets/${viaServer.id}`)).json).toEqual(viaServer)
+  fake.reset()
+  expect((await serverApi.authed(`/pets/${viaMsw.id}`)).status).toBe(404)
+  expect((await mswApi.authed(`/pets/${viaServer.id}`)).status).toBe(404)
+})

@@ -1,0 +1,29 @@
+import { execFileSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { expect, it } from 'vitest'
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+
+/** The names a subpath of the built package exports, imported by its public name as a user's Node would. */
+function exportsOf(specifier: string): string[] {
+  const script = `const m = await import(${JSON.stringify(specifier)}); console.log(JSON.stringify(Object.keys(m).sort()))`
+  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' }))
+}
+
+it('exports the fake, its types and the client from animals-mock', () => {
+  expect(exportsOf('animals-mock')).toEqual(
+    expect.arrayContaining(['createFake', 'DEFAULT_PETS', 'isDropped', 'createAnimalsClient', 'PET_STATUSES']),
+  )
+})
+
+it('exports the handlers and the fake from animals-mock/msw', () => {
+  expect(exportsOf('animals-mock/msw')).toEqual(['BaseUrlError', 'DEFAULT_PETS', 'createFake', 'createHandlers'])
+})
+
+it('exports the standalone server from animals-mock/node', () => {
+  expect(exportsOf('animals-mock/node')).toEqual(expect.arrayContaining(['startServer', 'createSite', 'createPages']))
+})
+
+it('exports the typed client from animals-mock/contracts', () => {
+  expect(exportsOf('animals-mock/contracts')).toEqual(['AnimalsApiError', 'createAnimalsClient', 'isAnimalsApiError'])
+})
