@@ -14,6 +14,19 @@ export type ServerOptions = {
   readonly host?: string
   /** Called with anything the app throws: a bug, answered with 500. */
   readonly onError?: (error: unknown) => void
+  /** Called once each request is over, for request logs. */
+  readonly onExchange?: (exchange: Exchange) => void
+}
+
+/** One request as a request log shows it: never the query, headers or body, which may carry credentials. */
+export type Exchange = {
+  readonly method: string
+  /** The path without the query string. */
+  readonly path: string
+  /** `null` when no answer was sent: the connection was dropped on purpose, or the client went away. */
+  readonly status: number | null
+  /** From the request's arrival to the end of the answer, latency included. */
+  readonly durationMs: number
 }
 
 /** A listening server. */
@@ -43,9 +56,12 @@ export class ListenError extends Error {
  * @example const server = await startServer({ app: createSite({ api: createFake() }) })
  */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const { app } = options
+  const { app, onExchange } = options
   const onError = options.onError ?? ((error: unknown) => console.error(error))
-  const server = createServer((req, res) => receive(req, res, app, onError))
+  const server = createServer((req, res) => {
+    if (onExchange !== undefined) watch(req, res, onExchange)
+    receive(req, res, app, onError)
+  })
   server.on('clientError', answerClientError)
   const host = options.host ?? '127.0.0.1'
   await listen(server, options.port ?? 0, host)
@@ -143,6 +159,18 @@ function deliver(res: ServerResponse, reply: Reply): void {
   if (reply.body !== undefined) res.setHeader('content-length', Buffer.byteLength(reply.body))
   res.writeHead(reply.status, reply.headers)
   res.end(reply.body)
+}
+
+function watch(req: IncomingMessage, res: ServerResponse, onExchange: (exchange: Exchange) => void): void {
+  const started = performance.now()
+  res.once('close', () =>
+    onExchange({
+      method: req.method ?? 'GET',
+      path: pathOf(req.url ?? '/'),
+      status: res.writableFinished ? res.statusCode : null,
+      durationMs: performance.now() - started,
+    }),
+  )
 }
 
 function pathOf(target: string): string {
