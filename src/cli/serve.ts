@@ -2,13 +2,15 @@ import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { CONTROL_BASE, createControl } from '../core/control.js'
 import { API_BASE, createSite } from '../core/site.js'
-import { CONTROL_OPENAPI_FILE } from '../contracts/openapi.js'
+import { CONTROL_OPENAPI_FILE } from '../contracts/openapi-files.js'
 import { createFake } from '../fake.js'
 import { DEFAULT_FIXTURE, FixtureError, loadFixture } from '../node/fixtures.js'
+import { describeKeys } from '../node/describe-keys.js'
 import { createPages, PAGE_PATHS } from '../node/pages.js'
 import { ListenError, startServer } from '../node/server.js'
 import { createStateWriter, readStateFile, StateFileError } from '../node/state-file.js'
 import { CliError } from './cli-error.js'
+import { createRequestLog, type LogFormat, useColour } from './request-log.js'
 
 /** The environment variable with accepted keys, comma-separated, added to any `--api-key`. */
 export const API_KEYS_ENV = 'ANIMALS_MOCK_API_KEYS'
@@ -45,10 +47,15 @@ Options:
   --no-control        remove the control API (${CONTROL_BASE}) entirely
   --control-token <t> require this token in X-Control-Token on control
                       requests; also read from ${CONTROL_TOKEN_ENV}
+  --log-format <f>    request lines as text (method path status time) or
+                      json, one object per line                      (default text)
+  --quiet             print no request lines (the banner stays)
   -h, --help          show this help
 
 The first line printed is "animals-mock listening on <base URL>"; scripts can read
-the base URL from it.
+the base URL from it. A browser finds the API reference at /docs and a live
+dashboard at /dashboard. Request lines never show the query, headers or body;
+colours only on a terminal, and not with NO_COLOR set.
 
 Examples:
   animals-mock serve
@@ -56,6 +63,7 @@ Examples:
   ${API_KEYS_ENV}=secret-1 animals-mock serve --host 0.0.0.0 --fixture large
   animals-mock serve --isolate --fixture fixtures/qa.json --latency 100-400
   animals-mock serve --state-file .animals-state.json
+  animals-mock serve --port 0 --log-format json > requests.log
 `
 
 const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/
@@ -76,6 +84,8 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
       'state-interval': { type: 'string', default: '5000' },
       'no-control': { type: 'boolean', default: false },
       'control-token': { type: 'string' },
+      'log-format': { type: 'string', default: 'text' },
+      quiet: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -94,6 +104,7 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
   }
   const controlToken = values['control-token'] ?? env[CONTROL_TOKEN_ENV]
   if (controlToken === '') throw new CliError('--control-token must not be empty')
+  const logFormat = parseLogFormat(values['log-format'])
   const latency = values.latency === undefined ? undefined : parseLatencyOption(values.latency)
   const maxAnimals = wholeNumber('--max-animals', values['max-animals'], 1, 100_000_000)
   const stateInterval = wholeNumber('--state-interval', values['state-interval'], 100, 86_400_000)
@@ -131,24 +142,34 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
         ...(controlToken === undefined ? {} : { token: controlToken }),
         document: readFileSync(CONTROL_OPENAPI_FILE, 'utf8'),
       })
-  const site = createSite({ api: fake, pages: createPages(), ...(control === undefined ? {} : { control }) })
+  const controlState = control === undefined ? 'off' : controlToken === undefined ? 'open' : 'token'
+  const pages = createPages({ keys: fake.keys, control: controlState })
+  const site = createSite({ api: fake, pages, ...(control === undefined ? {} : { control }) })
   if (values.host === '0.0.0.0' || values.host === '::' || values.host === '') {
     process.stderr.write('animals-mock: warning: listening on every network interface; anyone who can reach this machine can use the fake\n')
   }
+  const onExchange = values.quiet
+    ? undefined
+    : createRequestLog({
+        format: logFormat,
+        colour: useColour(process.stdout.isTTY, env),
+        write: (line) => process.stdout.write(line),
+      })
   let server
   try {
-    server = await startServer({ app: site, port, host: values.host })
+    server = await startServer({ app: site, port, host: values.host, ...(onExchange === undefined ? {} : { onExchange }) })
   } catch (error) {
     if (error instanceof ListenError) throw new CliError(error.message)
     throw error
   }
-  const policy = fake.keys.kind === 'any' ? 'any non-empty bearer token' : `${fake.keys.keys.length} configured key(s)`
   const controlLine =
     control === undefined ? 'disabled (--no-control)' : `${server.url}${CONTROL_BASE}${controlToken === undefined ? '' : ' (token required)'}`
   process.stdout.write(
     `animals-mock listening on ${server.url}${API_BASE}\n` +
       `  animals: ${fake.isolated ? pets.length : fake.store.size} from ${saved === undefined ? `fixture ${values.fixture}` : `state file ${stateFile}`}${values.isolate ? ', one store per key (--isolate)' : ''}\n` +
-      `  accepts: ${policy} (Authorization: Bearer <key>)\n` +
+      `  accepts: ${describeKeys(fake.keys)} (Authorization: Bearer <key>)\n` +
+      `  docs:    ${server.url}${PAGE_PATHS.docs}\n` +
+      `  dashboard: ${control === undefined ? 'disabled (--no-control)' : `${server.url}${PAGE_PATHS.dashboard}`}\n` +
       `  openapi: ${server.url}${PAGE_PATHS.openapiYaml}\n` +
       `  control: ${controlLine}\n`,
   )
@@ -174,6 +195,11 @@ function wholeNumber(flag: string, text: string, min: number, max: number): numb
   const value = /^[0-9]{1,12}$/.test(text) ? Number(text) : Number.NaN
   if (!(value >= min && value <= max)) throw new CliError(`${flag} must be a whole number from ${min} to ${max}, not "${text}"`)
   return value
+}
+
+function parseLogFormat(text: string): LogFormat {
+  if (text === 'text' || text === 'json') return text
+  throw new CliError(`--log-format must be text or json, not "${text}"`)
 }
 
 function parseLatencyOption(text: string): { ms: number } | { minMs: number; maxMs: number } {

@@ -1,18 +1,8 @@
-import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import type { OpenAPIV3 } from 'openapi-types'
 import { parse } from 'yaml'
 
-/** Where the contract lives: `contracts/openapi.yaml`, the single source of truth. */
-export const OPENAPI_FILE = fileURLToPath(new URL('../../contracts/openapi.yaml', import.meta.url))
-
-/** The control API's own document: `contracts/control.openapi.yaml`. */
-export const CONTROL_OPENAPI_FILE = fileURLToPath(new URL('../../contracts/control.openapi.yaml', import.meta.url))
-
-/** The contract's text as committed. */
-export function readOpenApiText(): string {
-  return readFileSync(OPENAPI_FILE, 'utf8')
-}
+// The file locations live apart, so the server can read the contract without loading the YAML parser.
+export { CONTROL_OPENAPI_FILE, OPENAPI_FILE, readOpenApiText } from './openapi-files.js'
 
 /** The contract as a typed OpenAPI 3.0 document. */
 export function parseOpenApi(text: string): OpenAPIV3.Document {

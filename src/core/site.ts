@@ -6,8 +6,12 @@ import { MAX_BODY_BYTES } from './json-body.js'
 /** The path prefix of the API on the standalone server, as on the real service (spec 9.1). */
 export const API_BASE = '/v1'
 
-/** A document or page served outside the API, built when first asked for. */
-export type Page = () => PlainResponse
+/**
+ * A document or page served outside the API, built when first asked for. It sees the request, so a
+ * page can show the address the client used (its `Host`); it may answer later, so a page can load
+ * what it needs (a parser, a bundle) on first request instead of at start.
+ */
+export type Page = (request: PlainRequest) => PlainResponse | Promise<PlainResponse>
 
 /** Options of `createSite`. */
 export type SiteOptions = {
@@ -42,8 +46,9 @@ export function createSite(options: SiteOptions): Handler {
           apiError('method_not_allowed', `${request.method} is not allowed here; use GET.`, { allow: 'GET, HEAD' }),
         )
       }
-      const response = page()
-      return request.method === 'HEAD' ? withoutBody(response) : response
+      const response = page(request)
+      if (request.method !== 'HEAD') return response
+      return response instanceof Promise ? response.then(withoutBody) : withoutBody(response)
     },
     bodyLimit: (path) => (options.control !== undefined && isControlPath(path) ? CONTROL_BODY_LIMIT : MAX_BODY_BYTES),
   }

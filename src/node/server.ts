@@ -16,6 +16,19 @@ export type ServerOptions = {
   readonly onError?: (error: unknown) => void
   /** Limits that keep slow or idle clients from holding sockets; see `DEFAULT_TIMEOUTS`. */
   readonly timeouts?: Partial<Timeouts>
+  /** Called once each request is over, for request logs. */
+  readonly onExchange?: (exchange: Exchange) => void
+}
+
+/** One request as a request log shows it: never the query, headers or body, which may carry credentials. */
+export type Exchange = {
+  readonly method: string
+  /** The path without the query string. */
+  readonly path: string
+  /** `null` when no answer was sent: the connection was dropped on purpose, or the client went away. */
+  readonly status: number | null
+  /** From the request's arrival to the end of the answer, latency included. */
+  readonly durationMs: number
 }
 
 /** How long a client may take: to send its headers, its whole request, and between keep-alive requests. */
@@ -51,7 +64,7 @@ export class ListenError extends Error {
  * @example const server = await startServer({ app: createSite({ api: createFake() }) })
  */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const { app } = options
+  const { app, onExchange } = options
   const onError = options.onError ?? ((error: unknown) => console.error(error))
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts }
   const server = createServer(
@@ -64,7 +77,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       // Node checks the two timeouts above on this interval (30 s by default, far too coarse here).
       connectionsCheckingInterval: Math.max(50, Math.min(1000, timeouts.headersMs / 4)),
     },
-    (req, res) => receive(req, res, app, onError),
+    (req, res) => {
+      if (onExchange !== undefined) watch(req, res, onExchange)
+      receive(req, res, app, onError)
+    },
   )
   server.on('clientError', answerClientError)
   const host = options.host ?? '127.0.0.1'
@@ -163,6 +179,18 @@ function deliver(res: ServerResponse, reply: Reply): void {
   if (reply.body !== undefined) res.setHeader('content-length', Buffer.byteLength(reply.body))
   res.writeHead(reply.status, reply.headers)
   res.end(reply.body)
+}
+
+function watch(req: IncomingMessage, res: ServerResponse, onExchange: (exchange: Exchange) => void): void {
+  const started = performance.now()
+  res.once('close', () =>
+    onExchange({
+      method: req.method ?? 'GET',
+      path: pathOf(req.url ?? '/'),
+      status: res.writableFinished ? res.statusCode : null,
+      durationMs: performance.now() - started,
+    }),
+  )
 }
 
 function pathOf(target: string): string {

@@ -1,49 +1,33 @@
-import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type BrowserContext, chromium, type Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { buildExample } from '../../examples/browser/build.js'
 import { type StaticServer, serveStatic } from '../../examples/browser/serve.js'
 import { DEFAULT_PETS } from '../../src/fake.js'
-
-// Debian's chromium: no browser is ever downloaded. CHROMIUM_PATH points elsewhere if needed.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const hasChromium = existsSync(CHROMIUM)
-if (!hasChromium) {
-  console.log(`browser test skipped: Chromium is absent (${CHROMIUM}); install it with apt-get install chromium`)
-}
+import { hasChromium, keepToOrigin, launchChromium } from '../support/browser.js'
 
 let workDir: string
 let site: StaticServer
+let browser: Browser
 let context: BrowserContext
 let page: Page
+let outside: string[]
 
 beforeAll(async () => {
   if (!hasChromium) return
   workDir = await mkdtemp(join(tmpdir(), 'animals-example-'))
   site = await serveStatic(await buildExample(join(workDir, 'site')))
-  context = await chromium.launchPersistentContext(join(workDir, 'profile'), {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  })
-  // Only loopback: anything else the page tries is refused, so the test cannot reach the network.
-  await context.route(/^(?!http:\/\/127\.0\.0\.1[:/])/, (route) => route.abort())
-  page = context.pages()[0] ?? (await context.newPage())
+  browser = await launchChromium()
+  context = await browser.newContext()
+  // Only the example's own origin: anything else the page tries is refused and recorded.
+  outside = await keepToOrigin(context, site.url)
+  page = await context.newPage()
 }, 60_000)
 
 afterAll(async () => {
-  await context?.close()
+  await browser?.close()
   await site?.close()
   if (workDir !== undefined) await rm(workDir, { recursive: true, force: true })
 })
@@ -101,8 +85,9 @@ it.skipIf(!hasChromium)(
     expect(await page.locator('[data-testid="lookup-sunset"]').textContent()).toBe('Thu, 05 Dec 2030 00:00:00 GMT')
     expect(await page.locator('[data-testid="lookup-link"]').textContent()).toBe('</v1/pets>; rel="successor-version"')
 
-    // Every API call was answered in the page: the static server never saw one.
+    // Every API call was answered in the page: the static server never saw one, and nothing left it.
     expect(site.requested.filter((path) => path.startsWith('/v1'))).toEqual([])
+    expect(outside).toEqual([])
   },
   60_000,
 )

@@ -36,8 +36,18 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const interaction = (): ReturnType<PactV4['addInteraction']> =>
   new PactV4({ ...PACT_PARTIES, dir, logLevel: 'warn' }).addInteraction()
 
+// Every interaction has its own mock server on a new port. Node's fetch pools keep-alive sockets, and
+// on a busy machine it can hand a request a socket whose server has gone (the port reused, or the
+// mock server's idle timeout passed): the request never arrives and the interaction fails. A fresh
+// connection per request rules that out; Pact records only the headers an interaction names.
+const freshConnectionFetch: typeof fetch = (input, init) => {
+  const headers = new Headers(init?.headers)
+  headers.set('connection', 'close')
+  return fetch(input, { ...init, headers })
+}
+
 const clientAt = (url: string, apiKey?: string): AnimalsClient =>
-  createAnimalsClient(apiKey === undefined ? { baseUrl: url } : { baseUrl: url, apiKey })
+  createAnimalsClient({ baseUrl: url, fetch: freshConnectionFetch, ...(apiKey === undefined ? {} : { apiKey }) })
 
 const rejection = (promise: Promise<unknown>): Promise<AnimalsApiError> =>
   promise.then(

@@ -1,0 +1,77 @@
+import { CONTROL_BASE } from '../core/control.js'
+import { ASSETS_BASE } from '../node/asset-file.js'
+import type { Exchange } from '../node/server.js'
+
+/** How `serve` prints each request: a readable line, one JSON object, or nothing. */
+export type LogFormat = 'text' | 'json'
+
+/** Options of `createRequestLog`. */
+export type RequestLogOptions = {
+  readonly format: LogFormat
+  /** ANSI colours by status class; only for a terminal. */
+  readonly colour: boolean
+  readonly write: (line: string) => void
+  /** The time a request ended; injected so tests can fix it. */
+  readonly now?: () => Date
+}
+
+/**
+ * Makes the `onExchange` of the server print one line per request: method, path without query,
+ * status and duration. Never the query, headers or body, which may carry credentials. Successful
+ * reads of the control API and of page assets are left out: the dashboard polls the one every
+ * second and loads a dozen of the other.
+ * @example createRequestLog({ format: 'text', colour: false, write: (line) => process.stdout.write(line) })
+ */
+export function createRequestLog(options: RequestLogOptions): (exchange: Exchange) => void {
+  const now = options.now ?? (() => new Date())
+  return (exchange) => {
+    if (isQuietRead(exchange)) return
+    const time = now()
+    options.write(options.format === 'json' ? toJsonLine(exchange, time) : toTextLine(exchange, time, options.colour))
+  }
+}
+
+/**
+ * Colours only on a terminal, and never when `NO_COLOR` is set to anything (no-color.org).
+ */
+export function useColour(isTTY: boolean | undefined, env: NodeJS.ProcessEnv): boolean {
+  return isTTY === true && (env.NO_COLOR ?? '') === ''
+}
+
+/** Lines in one readable form, e.g. `12:00:01 GET /v1/pets 200 1.2ms`. */
+export function toTextLine(exchange: Exchange, time: Date, colour: boolean): string {
+  const clock = [time.getHours(), time.getMinutes(), time.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':')
+  const status = exchange.status === null ? 'dropped' : String(exchange.status)
+  const painted = colour ? `${COLOURS[statusClass(exchange.status)]}${status}${RESET}` : status
+  return `${clock} ${printable(exchange.method)} ${printable(exchange.path)} ${painted} ${exchange.durationMs.toFixed(1)}ms\n`
+}
+
+/** One JSON object per line, for machines. */
+export function toJsonLine(exchange: Exchange, time: Date): string {
+  return `${JSON.stringify({
+    time: time.toISOString(),
+    method: exchange.method,
+    path: exchange.path,
+    status: exchange.status,
+    durationMs: Math.round(exchange.durationMs * 10) / 10,
+  })}\n`
+}
+
+const RESET = '\u001b[0m'
+const COLOURS = { '2': '\u001b[32m', '3': '\u001b[36m', '4': '\u001b[33m', '5': '\u001b[31m', other: '\u001b[35m' } as const
+
+function statusClass(status: number | null): keyof typeof COLOURS {
+  const first = status === null ? '' : String(status)[0]
+  return first === '2' || first === '3' || first === '4' || first === '5' ? first : 'other'
+}
+
+function isQuietRead({ method, path, status }: Exchange): boolean {
+  const quietPath = path === CONTROL_BASE || path.startsWith(`${CONTROL_BASE}/`) || path.startsWith(ASSETS_BASE)
+  return (method === 'GET' || method === 'HEAD') && quietPath && status !== null && status < 400
+}
+
+
+// A path is the client's text: a terminal must never receive its control characters.
+function printable(text: string): string {
+  return text.replace(/[^\x21-\x7e]/g, '?')
+}

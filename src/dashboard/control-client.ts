@@ -1,0 +1,108 @@
+import type { ForcedRule } from '../core/forced.js'
+import type { JournalEntry } from '../core/journal.js'
+import type { LatencySpec } from '../core/latency.js'
+import type { PetStatus } from '../core/pets.js'
+
+/** An animal as the control API sends it; ids past 2^53 lose precision in the browser. */
+export type WirePet = { readonly id: number; readonly name: string; readonly categoryId: number; readonly status?: PetStatus }
+
+/** How many animals have each status, and how many have none. */
+export type Counts = Readonly<Record<PetStatus | 'none', number>>
+
+/** `GET /__control/animals`: a page of the store with counts. */
+export type AnimalsPage = {
+  readonly total: number
+  readonly offset: number
+  readonly limit: number
+  readonly counts: Counts
+  readonly animals: readonly WirePet[]
+}
+
+/** `GET /__control/stores`: the stores by label, never by key. */
+export type StoresList = {
+  readonly isolated: boolean
+  readonly stores: readonly { readonly label: string; readonly animals: number; readonly counts: Counts }[]
+}
+
+export type { ForcedRule, JournalEntry, LatencySpec }
+
+/** A control call that did not succeed; `status` 401 means the control token is missing or wrong. */
+export class ControlError extends Error {
+  override readonly name = 'ControlError'
+  readonly status: number
+
+  constructor(message: string, status: number) {
+    super(message)
+    this.status = status
+  }
+}
+
+/** Options of `createControlClient`: where the token and the chosen store come from. */
+export type ControlClientOptions = {
+  /** The control token, when the fake requires one. */
+  readonly token: () => string | undefined
+  /** The label of the store to act on under isolation; every store when undefined. */
+  readonly store: () => string | undefined
+}
+
+/** The control API as the dashboard uses it; nothing else is called. */
+export type ControlClient = {
+  animals(query: { readonly offset: number; readonly limit: number; readonly status?: PetStatus }): Promise<AnimalsPage>
+  stores(): Promise<StoresList>
+  journal(since: number): Promise<readonly JournalEntry[]>
+  forced(): Promise<readonly ForcedRule[]>
+  latency(): Promise<LatencySpec>
+  reset(): Promise<void>
+  seed(count: number): Promise<{ readonly added: number }>
+  clearJournal(): Promise<void>
+  clearForced(): Promise<void>
+  removeForced(id: number): Promise<void>
+}
+
+const CONTROL_BASE = '/__control'
+
+type CallExtra = { readonly query?: Record<string, string>; readonly body?: unknown; readonly scoped?: boolean }
+
+/** Creates the client; every call names the chosen store and sends the token when there is one. */
+export function createControlClient(options: ControlClientOptions): ControlClient {
+  async function call<T>(method: string, path: string, extra: CallExtra = {}): Promise<T> {
+    const { query = {}, body, scoped = true } = extra
+    const params = new URLSearchParams(query)
+    const store = scoped ? options.store() : undefined
+    if (store !== undefined) params.set('store', store)
+    const headers: Record<string, string> = {}
+    const token = options.token()
+    if (token !== undefined) headers['x-control-token'] = token
+    const init: RequestInit = { method, headers }
+    if (body !== undefined) {
+      headers['content-type'] = 'application/json'
+      init.body = JSON.stringify(body)
+    }
+    const search = params.toString()
+    const response = await fetch(`${CONTROL_BASE}${path}${search === '' ? '' : `?${search}`}`, init)
+    const text = await response.text()
+    const value: unknown = text === '' ? undefined : JSON.parse(text)
+    if (!response.ok) throw new ControlError(messageOf(value, response.status), response.status)
+    // The control API's own answers: their shapes are its contract (contracts/control.openapi.yaml).
+    return value as T
+  }
+  return {
+    animals: ({ offset, limit, status }) =>
+      call('GET', '/animals', { query: { offset: String(offset), limit: String(limit), ...(status === undefined ? {} : { status }) } }),
+    // The list of stores is the same for every store, and must not fail when the chosen one is gone.
+    stores: () => call('GET', '/stores', { scoped: false }),
+    journal: async (since) => (await call<{ entries: JournalEntry[] }>('GET', '/journal', { query: { since: String(since) } })).entries,
+    forced: async () => (await call<{ rules: ForcedRule[] }>('GET', '/forced')).rules,
+    latency: () => call('GET', '/latency'),
+    reset: () => call('POST', '/reset'),
+    seed: (count) => call('POST', '/seed', { body: { count } }),
+    clearJournal: () => call('DELETE', '/journal'),
+    clearForced: () => call('DELETE', '/forced'),
+    removeForced: (id) => call('DELETE', `/forced/${id}`),
+  }
+}
+
+function messageOf(value: unknown, status: number): string {
+  if (typeof value === 'object' && value !== null && 'message' in value && typeof value.message === 'string') return value.message
+  return `The control API answered ${status}.`
+}

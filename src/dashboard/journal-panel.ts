@@ -1,0 +1,77 @@
+import type { ControlClient, JournalEntry } from './control-client.js'
+import { byTestId, element, tableBody } from './dom.js'
+import { clockTime, shownHeader, statusClass } from './format.js'
+
+/** The requests the API received, newest first, read a few at a time with `since`. */
+export type JournalPanel = {
+  /** Adds the entries that arrived since the last poll. */
+  poll(): Promise<void>
+  /** Clears the journal of the chosen store (or of every store) and the table. */
+  clear(): Promise<void>
+  /** Forgets what was shown, e.g. when another store is chosen. */
+  restart(): void
+}
+
+/** The most rows kept on the page; the journal itself keeps 1,000. */
+export const MAX_ROWS = 200
+
+/** Creates the panel over its table; the store column shows only under isolation. */
+export function createJournalPanel(client: ControlClient, scope: { readonly isolated: boolean }): JournalPanel {
+  const table = byTestId('journal', HTMLTableElement)
+  const rows = tableBody(table)
+  const empty = byTestId('journal-empty', HTMLElement)
+  const detail = byTestId('journal-detail', HTMLElement)
+  let since = 0
+
+  function restart(): void {
+    since = 0
+    rows.replaceChildren()
+    detail.hidden = true
+    empty.hidden = false
+  }
+
+  return {
+    async poll() {
+      table.classList.toggle('one-store', !scope.isolated)
+      const entries = await client.journal(since)
+      const last = entries.at(-1)
+      if (last === undefined) return
+      since = last.seq
+      rows.prepend(...entries.toReversed().map((entry) => toRow(entry, detail)))
+      while (rows.rows.length > MAX_ROWS) rows.lastElementChild?.remove()
+      empty.hidden = true
+    },
+    async clear() {
+      await client.clearJournal()
+      const kept = since
+      restart()
+      since = kept // the journal's numbering goes on after a clear
+    },
+    restart,
+  }
+}
+
+function toRow(entry: JournalEntry, detail: HTMLElement): HTMLTableRowElement {
+  const path = entry.query === '' ? entry.path : `${entry.path}?${entry.query}`
+  const status = entry.status === null ? 'dropped' : String(entry.status)
+  const row = element('tr', { testId: 'journal-row' }, [
+    element('td', { className: 'mono', text: String(entry.seq) }),
+    element('td', { className: 'mono nowrap', text: clockTime(entry.time) }),
+    element('td', { className: 'nowrap', text: entry.tenant ?? '—' }),
+    element('td', { text: entry.method }),
+    element('td', { className: 'mono', text: path }),
+    element('td', { className: `nowrap ${statusClass(entry.status)}`, text: entry.forced ? `${status} (forced)` : status }),
+    element('td', { className: 'nowrap', text: entry.delayMs === 0 ? '' : `${entry.delayMs} ms` }),
+  ])
+  row.addEventListener('click', () => {
+    detail.hidden = false
+    detail.textContent = describeEntry(entry, path)
+  })
+  return row
+}
+
+function describeEntry(entry: JournalEntry, path: string): string {
+  const headers = Object.entries(entry.headers).map(([name, value]) => `${name}: ${shownHeader(name, value)}`)
+  const body = entry.body === undefined ? '' : `\n\n${entry.body}`
+  return `${entry.method} ${path}\n${headers.join('\n')}${body}`
+}

@@ -1,0 +1,83 @@
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import type { OpenAPIV3 } from 'openapi-types'
+import { API_BASE, type Page } from '../core/site.js'
+import { assetFile, ASSET_TYPES, ASSETS_BASE, lazily } from './asset-file.js'
+import { htmlResponse, textResponse } from './html.js'
+
+/** Where the API reference and what it loads are served. */
+export const DOCS_PATHS = {
+  page: '/docs',
+  /** The contract with this fake first among its servers, so "try it" reaches the fake. */
+  document: '/docs/openapi.json',
+  script: `${ASSETS_BASE}swagger-ui/swagger-ui-bundle.js`,
+  style: `${ASSETS_BASE}swagger-ui/swagger-ui.css`,
+} as const
+
+/**
+ * The API reference: Swagger UI from the `swagger-ui-dist` package, its files served by the fake
+ * itself, so the page works with no network beyond the fake.
+ */
+export function createDocsPages(contractText: string): [string, Page][] {
+  // Resolved now (cheap), read on first request (1.7 MB).
+  const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'))
+  const documentText = lazily(async () => {
+    const { parseOpenApi } = await import('../contracts/openapi.js')
+    return JSON.stringify(withFakeServer(parseOpenApi(contractText)))
+  })
+  return [
+    [DOCS_PATHS.page, () => htmlResponse(DOCS_HTML)],
+    [DOCS_PATHS.document, async () => textResponse('application/json', await documentText())],
+    [DOCS_PATHS.script, assetFile(join(swaggerDir, 'swagger-ui-bundle.js'), ASSET_TYPES['.js'])],
+    [DOCS_PATHS.style, assetFile(join(swaggerDir, 'swagger-ui.css'), ASSET_TYPES['.css'])],
+  ]
+}
+
+/**
+ * The contract's servers are the real service's placeholders; the reference puts this fake first.
+ * A relative URL is resolved against the page, so it holds whatever address the browser used.
+ */
+export function withFakeServer(document: OpenAPIV3.Document): OpenAPIV3.Document {
+  const fake: OpenAPIV3.ServerObject = { url: API_BASE, description: 'This fake (animals-mock)' }
+  return { ...document, servers: [fake, ...(document.servers ?? [])] }
+}
+
+// validatorUrl: null keeps Swagger UI from sending the document to its online validator.
+const SWAGGER_OPTIONS = {
+  url: DOCS_PATHS.document,
+  dom_id: '#swagger-ui',
+  validatorUrl: null,
+  tryItOutEnabled: true,
+  persistAuthorization: false,
+  displayRequestDuration: true,
+  deepLinking: true,
+}
+
+const DOCS_HTML = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Animals service API reference · animals-mock</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${DOCS_PATHS.style}">
+<style>
+  body { margin: 0; background: #fafafa; }
+  .am-bar { font: 14px/1.4 system-ui, sans-serif; padding: 10px 20px; background: #1f2933; color: #e4e7eb; }
+  .am-bar a { color: #9fd3ff; margin-left: 16px; }
+  .am-bar strong { color: #fff; }
+</style>
+</head>
+<body>
+<nav class="am-bar" data-testid="docs-nav"><strong>animals-mock</strong> API reference: "Authorize" with any accepted key, then "Execute" sends the request to this fake.
+  <a href="/">home</a><a href="/dashboard">dashboard</a><a href="/openapi.yaml">openapi.yaml</a></nav>
+<div id="swagger-ui" data-testid="docs"></div>
+<script src="${DOCS_PATHS.script}"></script>
+<script>SwaggerUIBundle(${escapeScriptJson(SWAGGER_OPTIONS)})</script>
+</body>
+</html>
+`
+
+function escapeScriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c')
+}

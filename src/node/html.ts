@@ -1,0 +1,54 @@
+import { CORS_HEADERS, type PlainResponse } from '../core/http.js'
+import { ASSETS_BASE } from './asset-file.js'
+
+/** Where the stylesheet of the landing page and the dashboard is served. */
+export const SITE_STYLE_PATH = `${ASSETS_BASE}site.css`
+
+const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
+
+/**
+ * Escapes text for HTML content and quoted attribute values.
+ * @example escapeHtml('<b>Rex & Co</b>') // '&lt;b&gt;Rex &amp; Co&lt;/b&gt;'
+ */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char)
+}
+
+/** What every HTML page of the fake needs around its body. */
+export type HtmlDocument = {
+  readonly title: string
+  /** Extra markup for `<head>`, already escaped. */
+  readonly head?: string
+  /** The page's markup, already escaped. */
+  readonly body: string
+  readonly bodyClass?: string
+}
+
+/** A whole HTML page with the site's stylesheet. */
+export function htmlDocument(page: HtmlDocument): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(page.title)}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${SITE_STYLE_PATH}">
+${page.head ?? ''}
+</head>
+<body${page.bodyClass === undefined ? '' : ` class="${escapeHtml(page.bodyClass)}"`}>
+${page.body}
+</body>
+</html>
+`
+}
+
+/** A 200 answer with HTML. */
+export function htmlResponse(html: string): PlainResponse {
+  return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }, body: html }
+}
+
+/** A 200 answer with any text type, CORS open like the documents. */
+export function textResponse(type: string, body: string): PlainResponse {
+  return { status: 200, headers: { 'content-type': `${type}; charset=utf-8`, ...CORS_HEADERS }, body }
+}

@@ -1,0 +1,202 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
+import { createControl } from '../../src/core/control.js'
+import { createSite } from '../../src/core/site.js'
+import { createFake, type Fake, type FakeOptions } from '../../src/fake.js'
+import { createPages } from '../../src/node/pages.js'
+import { type RunningServer, startServer } from '../../src/node/server.js'
+import { hasChromium, keepToOrigin, launchChromium, screenshotForReadme } from '../support/browser.js'
+import { shippedPets } from '../support/fixtures.js'
+
+const KEY = 'dash-key-3f9b27'
+const fixture = shippedPets('default')
+const servers: RunningServer[] = []
+let fake: Fake
+let server: RunningServer
+let browser: Browser
+
+async function serve(options: FakeOptions, token?: string): Promise<{ fake: Fake; server: RunningServer }> {
+  const served = createFake({ pets: fixture, ...options })
+  const control = createControl({ fake: served, ...(token === undefined ? {} : { token }) })
+  const pages = createPages({ keys: served.keys, control: token === undefined ? 'open' : 'token' })
+  const running = await startServer({ app: createSite({ api: served, control, pages }) })
+  servers.push(running)
+  return { fake: served, server: running }
+}
+
+beforeAll(async () => {
+  if (!hasChromium) return
+  ;({ fake, server } = await serve({ keys: [KEY] }))
+  browser = await launchChromium()
+})
+afterAll(async () => {
+  await browser?.close()
+  await Promise.all(servers.map((running) => running.close()))
+})
+beforeEach(() => {
+  if (!hasChromium) return
+  fake.reset()
+  fake.clearJournal()
+  fake.unforce()
+  fake.setLatency({})
+})
+
+/** Opens the dashboard in a fresh context that may reach the fake only; returns what left it. */
+async function openDashboard(origin: string): Promise<{ page: Page; outside: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 1080 } })
+  const outside = await keepToOrigin(context, origin)
+  const page = await context.newPage()
+  page.on('pageerror', (error) => outside.push(`page error: ${error.message}`))
+  await page.goto(`${origin}/dashboard`)
+  return { page, outside }
+}
+
+function createAnimal(origin: string, key: string, body: unknown): Promise<Response> {
+  return fetch(`${origin}/v1/pets`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+}
+
+const names = (page: Page): Promise<string[]> => page.getByTestId('animal-row').locator('td:nth-child(2)').allInnerTexts()
+
+it.skipIf(!hasChromium)('shows a created animal in the journal and the store, and the fixture again after reset', async () => {
+  const { page, outside } = await openDashboard(server.url)
+  await page.getByTestId('counts').filter({ hasText: `${fixture.length} animals` }).waitFor()
+  expect(await names(page)).toEqual(fixture.slice(0, 20).map((pet) => pet.name))
+
+  // A name is user input: it must show as text, never as markup.
+  const name = '<img src=x onerror="window.injected=1">Biscuit & Co'
+  const created = await createAnimal(server.url, KEY, { name, categoryId: 3, status: 'pending' })
+  expect(created.status).toBe(201)
+  const row = page.getByTestId('journal-row').filter({ hasText: 'POST' }).filter({ hasText: '/v1/pets' })
+  await row.filter({ hasText: '201' }).waitFor()
+  await page.getByTestId('counts').filter({ hasText: `${fixture.length + 1} animals` }).waitFor()
+  await page.getByTestId('next-page').click()
+  await page.getByTestId('animal-row').filter({ hasText: name }).waitFor()
+  expect(await page.getByTestId('page-info').innerText()).toBe(`21–${fixture.length + 1} of ${fixture.length + 1}`)
+
+  await page.getByTestId('status-filter').selectOption('pending')
+  const pending = fixture.filter((pet) => pet.status === 'pending').length + 1
+  await page.getByTestId('page-info').filter({ hasText: `1–${pending} of ${pending}` }).waitFor()
+  expect(await names(page)).toContain(name)
+  const statuses = await page.getByTestId('animal-row').locator('td:nth-child(4)').allInnerTexts()
+  expect(new Set(statuses)).toEqual(new Set(['pending']))
+
+  await row.click()
+  const detail = await page.getByTestId('journal-detail').innerText()
+  expect(detail).toContain('authorization: Bearer [redacted]')
+  expect(detail).toContain('Biscuit & Co')
+  expect(await page.locator('img').count()).toBe(0)
+  expect(await page.evaluate(() => 'injected' in window)).toBe(false)
+  expect(await page.content()).not.toContain(KEY)
+
+  await page.getByTestId('status-filter').selectOption('')
+  await page.getByTestId('reset').click()
+  await page.getByTestId('counts').filter({ hasText: `${fixture.length} animals` }).waitFor()
+  await page.getByTestId('action-result').filter({ hasText: 'Back to the fixture.' }).waitFor()
+  expect(await names(page)).toEqual(fixture.slice(0, 20).map((pet) => pet.name))
+  expect(fake.snapshot()).toEqual(fixture)
+  expect(outside).toEqual([])
+  await page.context().close()
+})
+
+it.skipIf(!hasChromium)('seeds animals and clears the journal from its buttons', async () => {
+  await createAnimal(server.url, KEY, { name: 'Journaled', categoryId: 1 })
+  const { page, outside } = await openDashboard(server.url)
+  await page.getByTestId('journal-row').first().waitFor()
+  await page.getByTestId('seed-count').fill('5')
+  await page.getByTestId('seed').click()
+  await page.getByTestId('counts').filter({ hasText: `${fixture.length + 6} animals` }).waitFor()
+  expect(fake.store.size).toBe(fixture.length + 6)
+  await page.getByTestId('clear-journal').click()
+  await page.getByTestId('journal-empty').waitFor()
+  expect(await page.getByTestId('journal-row').count()).toBe(0)
+  expect(fake.journal()).toEqual([])
+  expect(outside).toEqual([])
+  await page.context().close()
+})
+
+it.skipIf(!hasChromium)('shows the forced responses and the latency set, and removes a rule', async () => {
+  const control = (path: string, method: string, body: unknown) =>
+    fetch(`${server.url}/__control${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  expect((await control('/forced', 'POST', { method: 'GET', path: '/pets', status: 503, times: 2 })).status).toBe(201)
+  expect((await control('/latency', 'PUT', { minMs: 100, maxMs: 900 })).status).toBe(200)
+  const { page, outside } = await openDashboard(server.url)
+  const rule = page.getByTestId('forced-rule').filter({ hasText: 'GET /pets → 503 (2 more)' })
+  await rule.waitFor()
+  expect(await page.getByTestId('latency').innerText()).toBe('100 to 900 ms on every answer')
+  await rule.getByRole('button', { name: 'remove' }).click()
+  await page.getByTestId('forced').filter({ hasText: 'none' }).waitFor()
+  expect(fake.forcedRules()).toEqual([])
+  expect(outside).toEqual([])
+  await page.context().close()
+})
+
+it.skipIf(!hasChromium)('marks refused, forced, dropped and delayed requests in the journal', async () => {
+  const { page, outside } = await openDashboard(server.url)
+  const control = (path: string, method: string, body: unknown) =>
+    fetch(`${server.url}/__control${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const get = (path: string, key = KEY) => fetch(`${server.url}/v1${path}`, { headers: { authorization: `Bearer ${key}` } })
+  expect((await get('/pets?status=sold&limit=5')).status).toBe(200)
+  expect((await createAnimal(server.url, KEY, { name: 'Biscuit', categoryId: 3, status: 'available' })).status).toBe(201)
+  expect((await get('/pets', 'not-a-key')).status).toBe(401)
+  await control('/forced', 'POST', { method: 'GET', path: '/pets/*', status: 503, times: 1 })
+  expect((await get('/pets/1')).status).toBe(503)
+  await control('/forced', 'POST', { method: 'GET', path: '/pets/2', drop: true, times: 1 })
+  await expect(get('/pets/2')).rejects.toThrow()
+  await control('/latency', 'PUT', { ms: 20 })
+  expect((await get('/pets/3')).status).toBe(200)
+  await control('/forced', 'POST', { method: 'POST', path: '/pets', status: 400, code: 'name_taken' })
+
+  const journal = page.getByTestId('journal-row')
+  await journal.filter({ hasText: '/v1/pets/3' }).filter({ hasText: '20 ms' }).waitFor()
+  expect(await journal.locator('td:nth-child(6)').allInnerTexts()).toEqual(['200', 'dropped (forced)', '503 (forced)', '401', '201', '200'])
+  await page.getByTestId('forced-rule').filter({ hasText: 'POST /pets → 400 name_taken (until removed)' }).waitFor()
+  await page.getByTestId('latency').filter({ hasText: '20 ms on every answer' }).waitFor()
+  await page.getByTestId('counts').filter({ hasText: `${fixture.length + 1} animals` }).waitFor()
+  await screenshotForReadme(page, 'dashboard')
+  expect(outside).toEqual([])
+  await page.context().close()
+})
+
+it.skipIf(!hasChromium)('asks for the control token when the fake requires one, and never shows it', async () => {
+  const token = 'ctl-token-81d4e2'
+  const guarded = await serve({}, token)
+  const { page, outside } = await openDashboard(guarded.server.url)
+  await page.getByTestId('token-form').waitFor()
+  await page.getByTestId('token-input').fill('wrong-token')
+  await page.getByTestId('token-submit').click()
+  await page.getByTestId('token-error').filter({ hasText: 'refused' }).waitFor()
+  await page.getByTestId('token-input').fill(token)
+  await page.getByTestId('token-submit').click()
+  await page.getByTestId('counts').filter({ hasText: `${fixture.length} animals` }).waitFor()
+  expect(await page.getByTestId('token-form').isHidden()).toBe(true)
+  expect(await page.getByTestId('token-input').inputValue()).toBe('')
+  expect(await page.content()).not.toContain(token)
+  expect(outside).toEqual([])
+  await page.context().close()
+})
+
+it.skipIf(!hasChromium)('under isolation, shows a store chosen by its label, never by its key', async () => {
+  const isolated = await serve({ isolate: true })
+  const origin = isolated.server.url
+  await createAnimal(origin, 'job-key-alpha', { name: 'Alpha pet', categoryId: 1 })
+  await createAnimal(origin, 'job-key-beta', { name: 'Beta pet', categoryId: 1 })
+  const { page, outside } = await openDashboard(origin)
+  await page.getByTestId('store-note').filter({ hasText: 'pick one' }).waitFor()
+  await page.getByTestId('journal-row').nth(1).waitFor()
+  const picker = page.getByTestId('store-picker')
+  await picker.locator('option', { hasText: 'tenant-2' }).waitFor({ state: 'attached' })
+  await picker.selectOption('tenant-2')
+  await page.getByTestId('page-info').filter({ hasText: `of ${fixture.length + 1}` }).waitFor()
+  await page.getByTestId('next-page').click()
+  await page.getByTestId('animal-row').filter({ hasText: 'Beta pet' }).waitFor()
+  expect(await names(page)).not.toContain('Alpha pet')
+  const tenants = await page.getByTestId('journal-row').locator('td:nth-child(3)').allInnerTexts()
+  expect(new Set(tenants)).toEqual(new Set(['tenant-2']))
+  expect(await page.content()).not.toContain('job-key-')
+  expect(outside).toEqual([])
+  await page.context().close()
+})

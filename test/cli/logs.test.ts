@@ -1,0 +1,90 @@
+import { afterEach, expect, it } from 'vitest'
+import { createApiClient } from '../support/api-client.js'
+import { type CliProcess, runCli, spawnCli, waitForBaseUrl } from '../support/cli.js'
+
+const KEY = 'log-secret-key-4b7e1d'
+const running: CliProcess[] = []
+afterEach(() => {
+  for (const cli of running.splice(0)) cli.child.kill('SIGKILL')
+})
+
+async function serve(args: readonly string[]): Promise<{ cli: CliProcess; baseUrl: string }> {
+  const cli = spawnCli(['serve', '--port', '0', '--api-key', KEY, ...args])
+  running.push(cli)
+  return { cli, baseUrl: await waitForBaseUrl(cli) }
+}
+
+/** The lines after the banner once `count` have arrived; each is printed when its request is over. */
+async function requestLines(cli: CliProcess, count: number): Promise<string[]> {
+  const lines = (): string[] => cli.stdout().split('\n').filter((line) => line !== '' && !line.startsWith(' ') && !line.startsWith('animals-mock '))
+  while (lines().length < count) {
+    if (cli.child.exitCode !== null) throw new Error(`serve ended: ${cli.stderr()}`)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  return lines()
+}
+
+async function traffic(baseUrl: string): Promise<void> {
+  const api = createApiClient(baseUrl, KEY)
+  expect((await api.authed('/pets', { query: `limit=2&api_key=${KEY}` })).status).toBe(200)
+  expect((await api.authed('/pets', { method: 'POST', body: { name: 'Logged', categoryId: 1 } })).status).toBe(201)
+  expect((await api.authed('/pets/999')).status).toBe(404)
+}
+
+it('prints the docs and dashboard addresses in the banner, under the line scripts parse', async () => {
+  const { cli, baseUrl } = await serve([])
+  const origin = baseUrl.replace(/\/v1$/, '')
+  const banner = cli.stdout().split('\n')
+  expect(banner[0]).toBe(`animals-mock listening on ${baseUrl}`)
+  expect(banner).toContain(`  docs:    ${origin}/docs`)
+  expect(banner).toContain(`  dashboard: ${origin}/dashboard`)
+  expect(cli.stdout()).toContain('1 configured key(s)')
+  const off = await serve(['--no-control'])
+  expect(off.cli.stdout()).toContain('dashboard: disabled (--no-control)')
+})
+
+it('prints one readable line per request, without query, headers, key or colours when not a terminal', async () => {
+  const { cli, baseUrl } = await serve([])
+  await traffic(baseUrl)
+  const lines = await requestLines(cli, 3)
+  expect(lines).toHaveLength(3)
+  const fields = lines.map((line) => /^\d\d:\d\d:\d\d (\S+) (\S+) (\d{3}|dropped) \d+\.\dms$/.exec(line)?.slice(1))
+  expect(fields).toEqual([
+    ['GET', '/v1/pets', '200'],
+    ['POST', '/v1/pets', '201'],
+    ['GET', '/v1/pets/999', '404'],
+  ])
+  expect(cli.stdout()).not.toContain(KEY)
+  expect(cli.stdout()).not.toContain('\u001b[')
+  expect(cli.stdout()).not.toContain('?')
+})
+
+it('prints one JSON object per request with --log-format json', async () => {
+  const { cli, baseUrl } = await serve(['--log-format', 'json'])
+  await traffic(baseUrl)
+  const records = (await requestLines(cli, 3)).map((line) => JSON.parse(line) as Record<string, unknown>)
+  expect(records.map(({ method, path, status }) => [method, path, status])).toEqual([
+    ['GET', '/v1/pets', 200],
+    ['POST', '/v1/pets', 201],
+    ['GET', '/v1/pets/999', 404],
+  ])
+  for (const record of records) {
+    expect(Object.keys(record).sort()).toEqual(['durationMs', 'method', 'path', 'status', 'time'])
+    expect(typeof record.durationMs).toBe('number')
+    expect(Number.isNaN(Date.parse(String(record.time)))).toBe(false)
+  }
+  expect(cli.stdout()).not.toContain(KEY)
+})
+
+it('prints no request lines with --quiet, and refuses an unknown log format', async () => {
+  const { cli, baseUrl } = await serve(['--quiet'])
+  await traffic(baseUrl)
+  // Once the server has stopped, every line it would print is out.
+  cli.child.kill('SIGTERM')
+  expect(await cli.exited).toBe(0)
+  const lines = cli.stdout().trim().split('\n')
+  expect(lines.filter((line) => !line.startsWith('  '))).toEqual([`animals-mock listening on ${baseUrl}`, 'animals-mock stopped'])
+  const bad = await runCli(['serve', '--log-format', 'xml'])
+  expect(bad.code).toBe(2)
+  expect(bad.stderr).toContain('--log-format must be text or json')
+})

@@ -1,0 +1,55 @@
+import { expect, it } from 'vitest'
+import { createRequestLog, toJsonLine, toTextLine, useColour } from '../../src/cli/request-log.js'
+import type { Exchange } from '../../src/node/server.js'
+
+const at = new Date(2026, 0, 1, 12, 0, 1, 250)
+const get: Exchange = { method: 'GET', path: '/v1/pets', status: 200, durationMs: 1.234 }
+
+it('formats one readable line per request: time, method, path, status, duration', () => {
+  expect(toTextLine(get, at, false)).toBe('12:00:01 GET /v1/pets 200 1.2ms\n')
+  expect(toTextLine({ ...get, status: null, durationMs: 3 }, at, false)).toBe('12:00:01 GET /v1/pets dropped 3.0ms\n')
+})
+
+it('colours the status by its class only when asked', () => {
+  const colours = [200, 302, 404, 503, null].map((status) => /\u001b\[(\d+)m/.exec(toTextLine({ ...get, status }, at, true))?.[1])
+  expect(colours).toEqual(['32', '36', '33', '31', '35'])
+  expect(toTextLine(get, at, true)).toContain('\u001b[0m 1.2ms')
+})
+
+it('uses colours on a terminal only, and never with NO_COLOR set', () => {
+  expect(useColour(true, {})).toBe(true)
+  expect(useColour(false, {})).toBe(false)
+  expect(useColour(undefined, {})).toBe(false)
+  expect(useColour(true, { NO_COLOR: '1' })).toBe(false)
+  expect(useColour(true, { NO_COLOR: '' })).toBe(true)
+})
+
+it('formats one JSON object per line for machines', () => {
+  expect(JSON.parse(toJsonLine(get, at))).toEqual({ time: at.toISOString(), method: 'GET', path: '/v1/pets', status: 200, durationMs: 1.2 })
+  expect(toJsonLine(get, at).endsWith('}\n')).toBe(true)
+})
+
+it('leaves out successful reads of the control API and of page assets, and keeps everything else', () => {
+  const lines: string[] = []
+  const log = createRequestLog({ format: 'text', colour: false, write: (line) => lines.push(line), now: () => at })
+  for (const exchange of [
+    { ...get, path: '/__control/journal' },
+    { ...get, path: '/assets/dashboard/main.js' },
+    { ...get, path: '/__control/journal', status: 401 },
+    { ...get, method: 'POST', path: '/__control/reset' },
+    { ...get, path: '/dashboard' },
+    get,
+  ]) {
+    log(exchange)
+  }
+  expect(lines.map((line) => line.split(' ').slice(1, 4).join(' '))).toEqual([
+    'GET /__control/journal 401',
+    'POST /__control/reset 200',
+    'GET /dashboard 200',
+    'GET /v1/pets 200',
+  ])
+})
+
+it('never lets a path put control characters on the terminal', () => {
+  expect(toTextLine({ ...get, path: '/v1/\u001b[2Jpets' }, at, false)).toBe('12:00:01 GET /v1/?[2Jpets 200 1.2ms\n')
+})
