@@ -31,6 +31,32 @@ export function createRequestLog(options: RequestLogOptions): (exchange: Exchang
   }
 }
 
+/** A writer that gathers lines and writes them once per turn of the event loop. */
+export type BatchedWriter = { write(line: string): void; flush(): void }
+
+/**
+ * Batches log lines: on Linux a write to a pipe or file is a synchronous system call, so writing
+ * each line on its own would cost every request one; under load a turn of the event loop answers
+ * many requests, and their lines go out in one write at its end.
+ * @example const out = createBatchedWriter((text) => process.stdout.write(text))
+ */
+export function createBatchedWriter(write: (text: string) => void): BatchedWriter {
+  let lines: string[] = []
+  const flush = (): void => {
+    if (lines.length === 0) return
+    const text = lines.join('')
+    lines = []
+    write(text)
+  }
+  return {
+    write(line) {
+      if (lines.length === 0) setImmediate(flush)
+      lines.push(line)
+    },
+    flush,
+  }
+}
+
 /**
  * Colours only on a terminal, and never when `NO_COLOR` is set to anything (no-color.org).
  */

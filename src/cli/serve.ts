@@ -10,7 +10,7 @@ import { createPages, PAGE_PATHS } from '../node/pages.js'
 import { ListenError, startServer } from '../node/server.js'
 import { createStateWriter, readStateFile, StateFileError } from '../node/state-file.js'
 import { CliError } from './cli-error.js'
-import { createRequestLog, type LogFormat, useColour } from './request-log.js'
+import { createBatchedWriter, createRequestLog, type LogFormat, useColour } from './request-log.js'
 
 /** The environment variable with accepted keys, comma-separated, added to any `--api-key`. */
 export const API_KEYS_ENV = 'ANIMALS_MOCK_API_KEYS'
@@ -148,13 +148,10 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
   if (values.host === '0.0.0.0' || values.host === '::' || values.host === '') {
     process.stderr.write('animals-mock: warning: listening on every network interface; anyone who can reach this machine can use the fake\n')
   }
+  const logOut = createBatchedWriter((text) => process.stdout.write(text))
   const onExchange = values.quiet
     ? undefined
-    : createRequestLog({
-        format: logFormat,
-        colour: useColour(process.stdout.isTTY, env),
-        write: (line) => process.stdout.write(line),
-      })
+    : createRequestLog({ format: logFormat, colour: useColour(process.stdout.isTTY, env), write: logOut.write })
   let server
   try {
     server = await startServer({ app: site, port, host: values.host, ...(onExchange === undefined ? {} : { onExchange }) })
@@ -188,6 +185,7 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
     process.on('SIGINT', stop)
     process.on('SIGTERM', stop)
   })
+  logOut.flush()
   process.stdout.write('animals-mock stopped\n')
 }
 

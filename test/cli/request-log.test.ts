@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { createRequestLog, toJsonLine, toTextLine, useColour } from '../../src/cli/request-log.js'
+import { createBatchedWriter, createRequestLog, toJsonLine, toTextLine, useColour } from '../../src/cli/request-log.js'
 import type { Exchange } from '../../src/node/server.js'
 
 const at = new Date(2026, 0, 1, 12, 0, 1, 250)
@@ -52,4 +52,19 @@ it('leaves out successful reads of the control API and of page assets, and keeps
 
 it('never lets a path put control characters on the terminal', () => {
   expect(toTextLine({ ...get, path: '/v1/\u001b[2Jpets' }, at, false)).toBe('12:00:01 GET /v1/?[2Jpets 200 1.2ms\n')
+})
+
+it('writes the lines of one turn of the event loop at once, in order, and flushes on demand', async () => {
+  const writes: string[] = []
+  const out = createBatchedWriter((text) => writes.push(text))
+  out.write('a\n')
+  out.write('b\n')
+  expect(writes).toEqual([])
+  await new Promise((resolve) => setImmediate(resolve))
+  expect(writes).toEqual(['a\nb\n'])
+  out.write('c\n')
+  out.flush()
+  expect(writes).toEqual(['a\nb\n', 'c\n'])
+  await new Promise((resolve) => setImmediate(resolve))
+  expect(writes).toHaveLength(2)
 })

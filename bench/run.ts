@@ -1,0 +1,75 @@
+/**
+ * `npm run bench`: the fake against a bare node:http server answering the same bytes, flatness as
+ * the store grows, memory, seeding, start-up and the msw path. Loopback only, bounded in time
+ * (about 8 minutes; BENCH_QUICK=1 for about 2). Ratios count, absolute numbers do not: the machine
+ * is shared and noisy, so every comparison is measured side by side in the same run, medians of
+ * several runs. Prints markdown tables and a verdict per target; exits 1 when one is missed.
+ */
+import { spawn } from 'node:child_process'
+import { cpus } from 'node:os'
+import { measureMswOverhead } from './msw.js'
+import { CLI } from './processes.js'
+import { compareStartup } from './startup.js'
+import { compareStoreSizes, STORE_SIZES } from './store-size.js'
+import { compareWithBare } from './throughput.js'
+
+const QUICK = process.env.BENCH_QUICK === '1'
+const RUNS = QUICK ? 1 : 3
+const SECONDS = QUICK ? 2 : 5
+const verdicts: { readonly target: string; readonly measured: string; readonly held: boolean }[] = []
+const verdict = (target: string, measured: string, held: boolean): void => void verdicts.push({ target, measured, held })
+const fixed = (value: number, digits = 2): string => value.toFixed(digits)
+const rps = (value: number): string => Math.round(value).toLocaleString('en-US')
+
+console.log(`# animals-mock benchmark\n`)
+console.log(`Node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}; ${RUNS} run(s) of ${SECONDS} s per figure, medians; autocannon, 32 connections, loopback.\n`)
+
+console.log('## Fake against a bare node:http server (fixture `large`, 10,000 animals)\n')
+console.log('| route | bare req/s | fake req/s | bare p50 / p99 ms | fake p50 / p99 ms | fake / bare | target |')
+console.log('|---|---:|---:|---:|---:|---:|---:|')
+for (const { route, bare, fake, ratio } of await compareWithBare(RUNS, SECONDS)) {
+  console.log(`| \`${route.name}\` | ${rps(bare.rps)} | ${rps(fake.rps)} | ${bare.p50} / ${bare.p99} | ${fake.p50} / ${fake.p99} | **${fixed(ratio)}** | ≥ ${route.target} |`)
+  verdict(`fake / bare on ${route.name} ≥ ${route.target}`, fixed(ratio), ratio >= route.target && fake.errors === 0)
+}
+
+console.log('\n## As the store grows (fake only, the animal asked for by id in the middle)\n')
+const sizes = await compareStoreSizes(RUNS, SECONDS)
+const routeNames = ['GET ?limit=20', 'GET ?status=sold&limit=100', 'GET /{id}', 'POST']
+console.log(`| animals | ${routeNames.join(' req/s | ')} req/s | resident memory | seeding |`)
+console.log(`|---:|${routeNames.map(() => '---:').join('|')}|---:|---:|`)
+for (const { size, routes, rssBytes, seedMs } of sizes) {
+  console.log(`| ${rps(size)} | ${routes.map((route) => rps(route.rps)).join(' | ')} | ${fixed(rssBytes / 1024 / 1024, 0)} MB | ${fixed(seedMs / 1000, 1)} s |`)
+}
+for (const [r, name] of routeNames.entries()) {
+  const throughputs = sizes.map((size) => size.routes[r]?.rps ?? 0)
+  const spread = (Math.max(...throughputs) - Math.min(...throughputs)) / Math.max(...throughputs)
+  verdict(`${name}: 1k, 100k and 1M within 10% of each other`, `${fixed(spread * 100, 1)}% apart`, spread <= 0.1)
+}
+const million = sizes.find((size) => size.size === STORE_SIZES[2])
+verdict('1M animals in at most 300 MB resident memory', `${fixed((million?.rssBytes ?? 0) / 1024 / 1024, 0)} MB`, (million?.rssBytes ?? Number.POSITIVE_INFINITY) <= 300 * 1024 * 1024)
+verdict('seeding 1M animals into the running fake takes at most 10 s', `${fixed((million?.seedMs ?? 0) / 1000, 1)} s`, (million?.seedMs ?? Number.POSITIVE_INFINITY) <= 10_000)
+
+const cliSeedMs = await new Promise<number>((resolve, reject) => {
+  const started = performance.now()
+  const child = spawn(process.execPath, [CLI, 'seed', '--count', '1000000', '--seed', '1', '--out', '/dev/null'], { stdio: 'ignore' })
+  child.on('exit', (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`seed exited with ${code}`))))
+})
+console.log(`\n\`animals-mock seed --count 1000000\` (generate and write a fixture): ${fixed(cliSeedMs / 1000, 1)} s`)
+verdict('`animals-mock seed --count 1000000` takes at most 10 s', `${fixed(cliSeedMs / 1000, 1)} s`, cliSeedMs <= 10_000)
+
+console.log('\n## Start-up: spawn to the first 200 from GET /v1/pets (default fixture)\n')
+const startup = await compareStartup(QUICK ? 5 : 11)
+console.log('| bare node:http | animals-mock serve | fake / bare | target |\n|---:|---:|---:|---:|')
+console.log(`| ${fixed(startup.bareMs, 0)} ms | ${fixed(startup.fakeMs, 0)} ms | **${fixed(startup.ratio)}** | ≤ 2 |`)
+verdict('start-up fake / bare ≤ 2', fixed(startup.ratio), startup.ratio <= 2)
+
+console.log('\n## msw: the fake\'s handlers against a constant handler, same process (setupServer)\n')
+console.log('| route | requests | fake | constant | fake / constant | target |\n|---|---:|---:|---:|---:|---:|')
+for (const figure of await measureMswOverhead(QUICK ? { requests: 2_000, rounds: 1, warmUp: 500 } : { requests: 5_000, rounds: 3, warmUp: 1_000 })) {
+  console.log(`| \`${figure.route}\` | ${rps(figure.requests)} | ${fixed(figure.fakeMs, 0)} ms | ${fixed(figure.constantMs, 0)} ms | **${fixed(figure.ratio)}** | ≤ 1.5 |`)
+  verdict(`msw ${figure.route}: fake / constant ≤ 1.5`, fixed(figure.ratio), figure.ratio <= 1.5)
+}
+
+console.log('\n## Verdicts\n')
+for (const { target, measured, held } of verdicts) console.log(`- ${held ? 'PASS' : 'FAIL'} ${target}: ${measured}`)
+process.exitCode = verdicts.every(({ held }) => held) ? 0 : 1

@@ -1,0 +1,60 @@
+import { BENCH_KEY, type LoadResult, loadRoute } from './load.js'
+import { CLI, type ServerProcess, startProcess } from './processes.js'
+import { benchRoutes } from './routes.js'
+import { summarise } from './throughput.js'
+
+/** The store sizes of the issue. */
+export const STORE_SIZES = [1_000, 100_000, 1_000_000] as const
+
+/** What one store size measured: throughput per route, memory, and how long seeding took. */
+export type SizeFigures = {
+  readonly size: number
+  readonly seedMs: number
+  /** Resident memory once seeded and settled. */
+  readonly rssBytes: number
+  /** Medians per route, in the order of `benchRoutes`. */
+  readonly routes: readonly LoadResult[]
+}
+
+/** Starts a fake from the empty fixture and seeds `size` generated animals through the control API. */
+async function seeded(size: number): Promise<{ server: ServerProcess; seedMs: number }> {
+  const server = await startProcess(CLI, ['serve', '--port', '0', '--api-key', BENCH_KEY, '--fixture', 'empty', '--quiet'])
+  const started = performance.now()
+  const response = await fetch(`${server.origin}/__control/seed`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ count: size, seed: 1 }),
+  })
+  if (response.status !== 201) throw new Error(`seeding ${size} answered ${response.status}: ${await response.text()}`)
+  return { server, seedMs: performance.now() - started }
+}
+
+/**
+ * The same routes against fakes holding 1k, 100k and 1M animals, runs interleaved across sizes; the
+ * animal asked for by id sits in the middle of each store.
+ */
+export async function compareStoreSizes(runs: number, seconds: number): Promise<SizeFigures[]> {
+  const fakes: { size: number; server: ServerProcess; seedMs: number }[] = []
+  try {
+    for (const size of STORE_SIZES) fakes.push({ size, ...(await seeded(size)) })
+    // Let V8 settle after seeding before memory is read.
+    await new Promise((resolve) => setTimeout(resolve, 2000))
+    const rss = fakes.map(({ server }) => server.rss())
+    const samples = fakes.map(() => benchRoutes(0).map(() => [] as LoadResult[]))
+    for (let run = 0; run < runs; run++) {
+      for (const [f, { size, server }] of fakes.entries()) {
+        for (const [r, route] of benchRoutes(Math.floor(size / 2)).entries()) {
+          samples[f]?.[r]?.push(await loadRoute(server.origin, route, seconds))
+        }
+      }
+    }
+    return fakes.map(({ size, seedMs }, f) => ({
+      size,
+      seedMs,
+      rssBytes: rss[f] ?? 0,
+      routes: (samples[f] ?? []).map((runsOfRoute) => summarise(runsOfRoute)),
+    }))
+  } finally {
+    await Promise.all(fakes.map(({ server }) => server.stop()))
+  }
+}
