@@ -1,4 +1,5 @@
-import { writeFile } from 'node:fs/promises'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import { createRunId, RUN_ID_PATTERN } from '../contracts/run-marker.js'
 import type { Scrubber } from '../contracts/scrub.js'
 import { CliError, isCliError } from './cli-error.js'
@@ -64,7 +65,7 @@ export function parseRunId(text: string | undefined): string {
   return text
 }
 
-/** Where a command writes: stdout, stderr and report files, every text scrubbed of the secrets first. */
+/** Where a command writes: stdout, stderr and report files (their directory made if missing), every text scrubbed first. */
 export type ScrubbedOutput = {
   out(text: string): void
   err(text: string): void
@@ -78,6 +79,7 @@ export function createScrubbedOutput(scrub: Scrubber): ScrubbedOutput {
     err: (text) => void process.stderr.write(scrub(text)),
     async writeReport(path, text) {
       try {
+        await mkdir(dirname(path), { recursive: true })
         await writeFile(path, scrub(text))
       } catch (error) {
         throw new CliError(`cannot write the report ${path}: ${scrub((error as Error).message)}`)

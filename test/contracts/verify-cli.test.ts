@@ -49,7 +49,8 @@ it('verifies the staging stand-in green at its /v1 base, reporting every interac
   const before = Math.max(0, ...(await animalsAfter(0)).map((pet) => pet.id))
   const reports = createReportDir()
   try {
-    const run = await verify(['--base-url', staging.baseUrl, '--run-id', 'ci-42', '--json', reports.path('r.json'), '--junit', reports.path('r.xml')])
+    // The JUnit report goes to a directory that does not exist yet, as in a fresh CI workspace.
+    const run = await verify(['--base-url', staging.baseUrl, '--run-id', 'ci-42', '--json', reports.path('r.json'), '--junit', reports.path('ci/junit/r.xml')])
     expect(run.code, run.stdout + run.stderr).toBe(0)
     expect(run.stderr).toBe('')
     for (const { description } of committed.interactions) expect(run.stdout).toMatch(new RegExp(`^PASS  ${description}( \\[given .+\\])?$`, 'm'))
@@ -60,7 +61,7 @@ it('verifies the staging stand-in green at its /v1 base, reporting every interac
     expect(json.passed).toBe(true)
     expect(json.summary).toEqual({ interactions: committed.interactions.length, passed: committed.interactions.length, failed: 0 })
     expect(json.interactions.find((each) => each.description === 'a request to get an animal')?.providerStates).toEqual(['an animal exists'])
-    const xml = reports.read('r.xml')
+    const xml = reports.read('ci/junit/r.xml')
     expect(xml).toContain(`<testsuites name="animals-mock verify" tests="${committed.interactions.length}" failures="0" errors="0">`)
     expect(xml.match(/<testcase /g)).toHaveLength(committed.interactions.length)
 
