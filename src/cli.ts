@@ -10,10 +10,14 @@ A faithful, stateful fake of the animals service, and tools for its contracts.
 Commands:
   serve     serve the fake over HTTP (see: animals-mock serve --help)
   seed      generate realistic animals as a fixture (see: animals-mock seed --help)
+  verify    replay the pacts against a deployment (see: animals-mock verify --help)
+  parity    compare a deployment's answers with the fake's (see: animals-mock parity --help)
 
 Examples:
   animals-mock serve --port 4010
   animals-mock seed --count 500 --seed 7 --out fixtures/qa.json
+  ANIMALS_MOCK_VERIFY_KEY=... animals-mock verify --base-url https://staging.example/v1
+  ANIMALS_MOCK_VERIFY_KEY=... animals-mock parity --base-url https://staging.example/v1
 `
 
 async function main(argv: readonly string[]): Promise<void> {
@@ -23,6 +27,13 @@ async function main(argv: readonly string[]): Promise<void> {
       return serve(rest, process.env)
     case 'seed':
       return seed(rest)
+    // Loaded on demand: serve's start-up never pays for them.
+    case 'verify':
+      process.exitCode = await (await import('./cli/verify.js')).verify(rest, process.env)
+      return
+    case 'parity':
+      process.exitCode = await (await import('./cli/parity.js')).parity(rest, process.env)
+      return
     case undefined:
     case 'help':
     case '-h':

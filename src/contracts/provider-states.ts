@@ -1,5 +1,6 @@
 import { isPetStatus, LIMIT } from '../core/pets.js'
 import { type AnimalsClient, createAnimalsClient, type NewPet, type PetStatus } from './client.js'
+import { markName } from './run-marker.js'
 
 /**
  * The provider states the pacts use, as sentences. Each is met through the public API alone, so a
@@ -39,6 +40,8 @@ export type ProviderStateOptions = {
   readonly fetch?: typeof fetch
   /** Appended to the name of every animal a state creates, so the animals of a run can be told apart. */
   readonly marker?: string
+  /** Gives up on each call to the service after this many milliseconds; no limit unless given. */
+  readonly timeoutMs?: number
 }
 
 /**
@@ -47,12 +50,8 @@ export type ProviderStateOptions = {
  * @example new Verifier({ ..., stateHandlers: createProviderStateHandlers({ baseUrl, apiKey, marker: 'run-42' }) })
  */
 export function createProviderStateHandlers(options: ProviderStateOptions): Record<ProviderStateName, ProviderStateHandler> {
-  const client = createAnimalsClient(
-    options.fetch === undefined
-      ? { baseUrl: options.baseUrl, apiKey: options.apiKey }
-      : { baseUrl: options.baseUrl, apiKey: options.apiKey, fetch: options.fetch },
-  )
-  const mark = (name: string): string => (options.marker === undefined ? name : `${name} ${options.marker}`)
+  const client = createAnimalsClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, fetch: fetchOf(options) })
+  const mark = (name: string): string => markName(name, options.marker)
   return {
     [PROVIDER_STATES.animalExists]: async (params) => {
       const animal = parseAnimalParams(params)
@@ -65,6 +64,12 @@ export function createProviderStateHandlers(options: ProviderStateOptions): Reco
     },
     [PROVIDER_STATES.noAnimalWithGivenId]: async () => ({ petId: UNKNOWN_PET_ID }),
   }
+}
+
+function fetchOf(options: ProviderStateOptions): typeof fetch {
+  const send = options.fetch ?? ((input, init) => fetch(input, init))
+  const { timeoutMs } = options
+  return timeoutMs === undefined ? send : (input, init) => send(input, { ...init, signal: AbortSignal.timeout(timeoutMs) })
 }
 
 type AnimalsParams = { readonly atLeast: number; readonly status?: PetStatus }

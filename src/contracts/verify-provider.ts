@@ -1,6 +1,9 @@
 import { Verifier } from '@pact-foundation/pact'
-import { createProviderStateHandlers } from './provider-states.js'
-import { createVerifierOptions } from './verifier-options.js'
+import { isAnimalsApiError } from './client.js'
+import { describeFetchError } from './fetch-errors.js'
+import { createProviderStateHandlers, type ProviderStateHandler } from './provider-states.js'
+import { type InteractionOutcome, toVerificationOutcomes } from './verification-results.js'
+import { type BrokerOptions, createVerifierOptions } from './verifier-options.js'
 
 /** Options of `verifyProvider`. */
 export type VerifyProviderOptions = {
@@ -8,11 +11,18 @@ export type VerifyProviderOptions = {
   readonly providerBaseUrl: string
   /** A key the provider accepts: for the provider states' calls and in place of the pact's placeholder. */
   readonly apiKey: string
-  /** Appended to the names of the animals the provider states create. */
+  /** Appended to the names of the animals the provider states and the pact's requests create. */
   readonly marker?: string
-  /** The pact files to verify; the committed one unless given. */
+  /** The pact files to verify; the committed one unless given or a broker is. */
   readonly pactUrls?: readonly string[]
+  /** Fetch the pacts from a Pact Broker, and maybe publish the results there; its token comes from `PACT_BROKER_TOKEN`. */
+  readonly broker?: BrokerOptions
+  /** Gives up on each request, and each provider state's setup, after this many milliseconds. */
+  readonly timeoutMs?: number
 }
+
+/** A provider state whose setup failed: Pact's proxy swallows the error, so it is kept here. */
+export type StateError = { readonly state: string; readonly message: string }
 
 /** What a verification found, interaction by interaction. */
 export type VerificationReport = {
@@ -21,27 +31,46 @@ export type VerificationReport = {
   readonly checked: readonly string[]
   /** The descriptions of the interactions that failed. */
   readonly failed: readonly string[]
+  /** Each interaction with its consumer, provider states, result and mismatches. */
+  readonly interactions: readonly InteractionOutcome[]
+  /** Failures not tied to an interaction, e.g. a pact the verifier could not load. */
+  readonly problems: readonly string[]
+  readonly stateErrors: readonly StateError[]
   /** The verifier's own report, as it also prints it to stdout. */
   readonly output: string
 }
 
-type VerifierJson = { interactionResults?: { description: string; result: string }[]; output?: string[] }
+type VerifierJson = { interactionResults?: unknown; output?: unknown }
 
 /**
- * Verifies the committed pacts against a running animals service, setting provider states up
- * through its public API, and reports each interaction. Rejects only when the verifier cannot run.
+ * Verifies pacts (the committed one unless told otherwise) against a running animals service,
+ * setting provider states up through its public API, and reports each interaction. Rejects only
+ * when the verifier cannot run.
  * @example const report = await verifyProvider({ providerBaseUrl: 'http://127.0.0.1:4010/v1', apiKey })
  */
 export async function verifyProvider(options: VerifyProviderOptions): Promise<VerificationReport> {
-  const { providerBaseUrl, apiKey, marker, pactUrls } = options
-  const stateHandlers = createProviderStateHandlers(
-    marker === undefined ? { baseUrl: providerBaseUrl, apiKey } : { baseUrl: providerBaseUrl, apiKey, marker },
+  const { providerBaseUrl, apiKey, marker, pactUrls, broker, timeoutMs } = options
+  const stateErrors: StateError[] = []
+  const stateHandlers = recordingFailures(
+    createProviderStateHandlers({
+      baseUrl: providerBaseUrl,
+      apiKey,
+      ...(marker === undefined ? {} : { marker }),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    }),
+    stateErrors,
+    timeoutMs,
   )
-  const verifierOptions = createVerifierOptions(
-    pactUrls === undefined
-      ? { providerBaseUrl, apiKey, stateHandlers, logLevel: 'error' }
-      : { providerBaseUrl, apiKey, stateHandlers, pactUrls, logLevel: 'error' },
-  )
+  const verifierOptions = createVerifierOptions({
+    providerBaseUrl,
+    apiKey,
+    stateHandlers,
+    logLevel: 'error',
+    ...(pactUrls === undefined ? {} : { pactUrls }),
+    ...(broker === undefined ? {} : { broker }),
+    ...(marker === undefined ? {} : { marker }),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+  })
   // pact-js resolves with the verifier's JSON when every interaction passed and rejects with it
   // as the message when some failed; any other rejection means the verifier did not run.
   const settled = await new Verifier(verifierOptions).verifyProvider().then(
@@ -49,13 +78,54 @@ export async function verifyProvider(options: VerifyProviderOptions): Promise<Ve
     (error: unknown) => ({ passed: false, json: error instanceof Error ? error.message : String(error) }),
   )
   const json = parseVerifierJson(settled.json)
-  const results = json.interactionResults ?? []
+  const outcomes = toVerificationOutcomes(json, timeoutMs === undefined ? { providerBaseUrl } : { providerBaseUrl, timeoutMs })
+  const interactions = outcomes.interactions.map((each) => withStateErrors(each, stateErrors))
   return {
     passed: settled.passed,
-    checked: results.map((each) => each.description),
-    failed: results.filter((each) => each.result !== 'OK').map((each) => each.description),
-    output: (json.output ?? []).join('\n'),
+    checked: interactions.map((each) => each.description),
+    failed: interactions.filter((each) => !each.passed).map((each) => each.description),
+    interactions,
+    problems: outcomes.problems,
+    stateErrors,
+    output: Array.isArray(json.output) ? json.output.join('\n') : '',
   }
+}
+
+function recordingFailures(
+  handlers: Readonly<Record<string, ProviderStateHandler>>,
+  failures: StateError[],
+  timeoutMs: number | undefined,
+): Record<string, ProviderStateHandler> {
+  const guarded: Record<string, ProviderStateHandler> = {}
+  for (const [state, handler] of Object.entries(handlers)) {
+    guarded[state] = async (params) => {
+      try {
+        return await handler(params)
+      } catch (error) {
+        const message =
+          isAnimalsApiError(error) || (error instanceof TypeError && error.cause === undefined)
+            ? error.message
+            : describeFetchError(error, timeoutMs)
+        failures.push({ state, message })
+        throw error
+      }
+    }
+  }
+  return guarded
+}
+
+// A failed state leaves the interaction to run without its values, so its own mismatches mislead:
+// the state's failure comes first.
+function withStateErrors(outcome: InteractionOutcome, stateErrors: readonly StateError[]): InteractionOutcome {
+  if (outcome.passed) return outcome
+  const causes = stateErrors.filter((error) => outcome.providerStates.includes(error.state))
+  const unique = [...new Map(causes.map((each) => [`${each.state}\n${each.message}`, each])).values()]
+  if (unique.length === 0) return outcome
+  const mismatches = unique.map((each) => ({
+    kind: 'state' as const,
+    message: `provider state "${each.state}" could not be set up: ${each.message}`,
+  }))
+  return { ...outcome, mismatches: [...mismatches, ...outcome.mismatches] }
 }
 
 function parseVerifierJson(text: string): VerifierJson {

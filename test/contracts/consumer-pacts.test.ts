@@ -71,12 +71,14 @@ const listCases: ConsumerCase[] = [
         .given(PROVIDER_STATES.animalsExist, { atLeast: 21 })
         .uponReceiving(description)
         .withRequest('GET', '/pets', (request) => request.headers(VALID_KEY_HEADERS))
+        // limit is the page size: with more than 20 animals, the default page holds exactly 20.
         .willRespondWith(200, (response) =>
-          response.jsonBody(constrainedArrayLike(petLike({ id: 1, name: 'Bella', categoryId: 1 }), 1, 20)),
+          response.jsonBody(constrainedArrayLike(petLike({ id: 1, name: 'Bella', categoryId: 1 }), 20, 20)),
         )
         .executeTest(async (mock) => {
           const pets = await clientAt(mock.url, API_KEY_PLACEHOLDER).listPets()
-          expect(pets).toEqual([{ id: 1, name: 'Bella', categoryId: 1 }])
+          expect(pets).toHaveLength(20)
+          expect(pets[0]).toEqual({ id: 1, name: 'Bella', categoryId: 1 })
         }),
   },
   {

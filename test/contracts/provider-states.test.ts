@@ -81,3 +81,10 @@ it('has a handler for every provider state the committed pact uses', () => {
   const handled = Object.keys(createProviderStateHandlers({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k' }))
   expect([...used].filter((state) => !handled.includes(state))).toEqual([])
 })
+
+it('gives up on a call to the service after timeoutMs', async () => {
+  provider = await startVerifiableFake({ pets: [] })
+  provider.fake.force({ method: 'POST', path: '/pets', delayMs: 10_000 })
+  const handlers = createProviderStateHandlers({ baseUrl: provider.baseUrl, apiKey: PROVIDER_KEY, timeoutMs: 50 })
+  await expect(handlers[PROVIDER_STATES.animalExists]({ name: 'Pip', categoryId: 1 })).rejects.toMatchObject({ name: 'TimeoutError' })
+})

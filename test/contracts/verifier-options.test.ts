@@ -3,6 +3,7 @@ import { PACT_PARTIES, pactFilePath } from '../../src/contracts/pact-files.js'
 import {
   API_KEY_PLACEHOLDER,
   createApiKeyFilter,
+  createRequestFilter,
   createVerifierOptions,
   type FilterableRequest,
   withApiKey,
@@ -63,4 +64,44 @@ it('keeps the key out of everything Pact may log: it lives only inside the filte
   const options = createVerifierOptions({ providerBaseUrl: 'http://127.0.0.1:4010/v1', apiKey: KEY, stateHandlers: {} })
   // pact-js logs its options as JSON at trace level.
   expect(JSON.stringify(options)).not.toContain(KEY)
+})
+
+it('marks the name of every animal a POST creates, keeping Content-Length true to the body Pact sends', () => {
+  const filter = createRequestFilter({ apiKey: KEY, marker: '[animals-mock verify 7]' })
+  const request: FilterableRequest = {
+    method: 'POST',
+    headers: { authorization: `Bearer ${API_KEY_PLACEHOLDER}`, 'content-length': '41' },
+    body: { name: 'Biscuit', categoryId: 3 },
+  }
+  filter(request, {}, () => undefined)
+  expect(request.body).toEqual({ name: 'Biscuit [animals-mock verify 7]', categoryId: 3 })
+  expect(request.headers).toEqual({ authorization: `Bearer ${KEY}`, 'content-length': String(Buffer.byteLength(JSON.stringify(request.body))) })
+  for (const untouched of [
+    { method: 'GET', headers: {}, body: { name: 'Biscuit' } },
+    { method: 'POST', headers: {}, body: { categoryId: 3 } },
+    { method: 'POST', headers: {}, body: [{ name: 'Biscuit' }] },
+  ]) {
+    const copy = structuredClone(untouched)
+    filter(copy, {}, () => undefined)
+    expect(copy).toEqual(untouched)
+  }
+})
+
+it('takes the pacts from a broker with selectors, and publishes only when asked, the token never among the options', () => {
+  const stateHandlers = {}
+  const broker = { url: 'https://broker.example', consumerVersionSelectors: [{ branch: 'main' }], providerVersion: '1.2.3', branch: 'main', publish: true }
+  const options = createVerifierOptions({ providerBaseUrl: 'http://127.0.0.1:4010/v1', apiKey: KEY, stateHandlers, broker, timeoutMs: 2500 })
+  expect(options).toMatchObject({
+    pactBrokerUrl: 'https://broker.example',
+    consumerVersionSelectors: [{ branch: 'main' }],
+    providerVersion: '1.2.3',
+    providerVersionBranch: 'main',
+    publishVerificationResult: true,
+    timeout: 2500,
+  })
+  expect(options.pactUrls).toBeUndefined()
+  expect(options.pactBrokerToken).toBeUndefined()
+  const unpublished = createVerifierOptions({ providerBaseUrl: 'x', apiKey: KEY, stateHandlers, broker: { url: 'https://b', consumerVersionSelectors: [{ mainBranch: true }] } })
+  expect(unpublished.publishVerificationResult).toBeUndefined()
+  expect(JSON.stringify(unpublished)).not.toContain(KEY)
 })

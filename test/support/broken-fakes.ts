@@ -88,6 +88,13 @@ export const BROKEN_FAKES: readonly BrokenFake[] = [
     ),
   },
   {
+    rule: 'listPets defaults to a limit of 10',
+    breaks: [LIST.defaultLimit],
+    wrap: changeRequest((request) =>
+      isList(request) && !new URLSearchParams(request.search).has('limit') ? withQuery(request, (query) => query.set('limit', '10')) : request,
+    ),
+  },
+  {
     rule: 'listPets ignores limit',
     breaks: [LIST.limit],
     wrap: changeRequest((request) => (isList(request) ? withQuery(request, (query) => query.delete('limit')) : request)),

@@ -1,0 +1,33 @@
+import type { VerificationReport, VerifyProviderOptions } from '../contracts/verify-provider.js'
+
+/** What `verify` sends its worker over IPC: the key travels this way, never in argv or the environment. */
+export type WorkerRequest = { readonly options: VerifyProviderOptions }
+
+/** What the worker answers: the report, or why the verifier could not run. */
+export type WorkerReply = { readonly ok: true; readonly report: VerificationReport } | { readonly ok: false; readonly message: string }
+
+// Pact's verifier prints its own report straight to this process's stdout, from native code; a
+// worker process of its own is the one way `verify` keeps its output readable.
+function reply(message: WorkerReply): void {
+  if (process.send === undefined) {
+    process.exitCode = 2
+    return
+  }
+  process.send(message, () => process.exit(0))
+}
+
+// pact-js's proxy throws from a socket callback when the provider goes away in the middle of a run.
+process.on('uncaughtException', (error) => {
+  const code = (error as { code?: unknown }).code
+  const suffix = typeof code === 'string' && !error.message.includes(code) ? ` (${code})` : ''
+  reply({ ok: false, message: `the verifier stopped: ${error.message}${suffix}` })
+})
+
+process.once('message', (message: WorkerRequest) => {
+  void import('../contracts/verify-provider.js')
+    .then(({ verifyProvider }) => verifyProvider(message.options))
+    .then(
+      (report) => reply({ ok: true, report }),
+      (error: unknown) => reply({ ok: false, message: error instanceof Error ? error.message : String(error) }),
+    )
+})

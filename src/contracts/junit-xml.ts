@@ -1,0 +1,56 @@
+/** A test case of a JUnit report: passed when it has no failure. */
+export type JUnitCase = {
+  readonly name: string
+  readonly classname: string
+  readonly timeSeconds?: number
+  readonly failure?: { readonly message: string; readonly type: string; readonly details: string }
+}
+
+/** A suite of test cases, e.g. the interactions of one consumer's pact. */
+export type JUnitSuite = { readonly name: string; readonly cases: readonly JUnitCase[] }
+
+/**
+ * A JUnit XML document (the format CI servers read: `testsuites` > `testsuite` > `testcase`, with
+ * `failure` elements), every text escaped.
+ */
+export function toJUnitXml(name: string, suites: readonly JUnitSuite[]): string {
+  const count = (cases: readonly JUnitCase[]): string =>
+    `tests="${cases.length}" failures="${cases.filter((each) => each.failure !== undefined).length}" errors="0"`
+  const all = suites.flatMap((suite) => suite.cases)
+  const lines = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="${escapeXml(name)}" ${count(all)}>`]
+  for (const suite of suites) {
+    const time = suite.cases.reduce((total, each) => total + (each.timeSeconds ?? 0), 0)
+    lines.push(`  <testsuite name="${escapeXml(suite.name)}" ${count(suite.cases)} time="${time.toFixed(3)}">`)
+    for (const each of suite.cases) {
+      const attributes =
+        `name="${escapeXml(each.name)}" classname="${escapeXml(each.classname)}"` +
+        (each.timeSeconds === undefined ? '' : ` time="${each.timeSeconds.toFixed(3)}"`)
+      if (each.failure === undefined) {
+        lines.push(`    <testcase ${attributes}/>`)
+        continue
+      }
+      const { message, type, details } = each.failure
+      lines.push(
+        `    <testcase ${attributes}>`,
+        `      <failure message="${escapeXml(message)}" type="${escapeXml(type)}">${escapeXml(details)}</failure>`,
+        '    </testcase>',
+      )
+    }
+    lines.push('  </testsuite>')
+  }
+  lines.push('</testsuites>', '')
+  return lines.join('\n')
+}
+
+const ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' }
+
+/**
+ * Text made safe for XML content and attribute values: the five special characters as entities,
+ * and characters XML 1.0 cannot hold at all (most control characters) as U+FFFD.
+ * @example escapeXml('a < "b"') // 'a &lt; &quot;b&quot;'
+ */
+export function escapeXml(text: string): string {
+  return text
+    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD')
+    .replace(/[&<>"']/g, (character) => ENTITIES[character] ?? character)
+}

@@ -1,0 +1,92 @@
+import { isAnimalsApiError } from './client.js'
+import { describeFetchError } from './fetch-errors.js'
+import { compareOutcome, type Finding, type Observed, type ProbeOutcome } from './parity-compare.js'
+import { PARITY_MIN_ANIMALS, PARITY_PROBES, type Probe, type ProbeContext, toProbeRequest } from './parity-probes.js'
+import { createProviderStateHandlers, PROVIDER_STATES } from './provider-states.js'
+import { markName } from './run-marker.js'
+
+/** A service parity talks to: its API base with `/v1`, and a key it accepts. */
+export type ParitySide = { readonly baseUrl: string; readonly apiKey: string }
+
+/** Options of `runParity`. */
+export type ParityOptions = {
+  readonly fake: ParitySide
+  readonly deployment: ParitySide
+  /** Appended to the names of the animals parity creates on either side. */
+  readonly marker: string
+  /** Gives up on each request after this many milliseconds. */
+  readonly timeoutMs: number
+  readonly probes?: readonly Probe[]
+  readonly fetch?: typeof fetch
+}
+
+/** What parity sent and found. */
+export type ParityReport = { readonly outcomes: readonly ProbeOutcome[]; readonly findings: readonly Finding[] }
+
+/** Setting a side up (the animals the probes need) failed: parity could not run. */
+export class ParitySetupError extends Error {
+  override readonly name = 'ParitySetupError'
+}
+
+/**
+ * Sends every probe to the fake and to the deployment and compares the answers. First each side
+ * gets, through its public API, more animals than the default limit, a sold one, and one of the
+ * run's own for the `getPet` probes; every animal created carries the marker.
+ */
+export async function runParity(options: ParityOptions): Promise<ParityReport> {
+  const send = options.fetch ?? ((input, init) => fetch(input, init))
+  const [fakeContext, deploymentContext] = await Promise.all([
+    prepare('the fake', options.fake, options),
+    prepare('the deployment', options.deployment, options),
+  ])
+  const outcomes: ProbeOutcome[] = []
+  for (const probe of options.probes ?? PARITY_PROBES) {
+    const [fake, deployment] = await Promise.all([
+      observe(send, options.fake.baseUrl, probe, fakeContext, options.timeoutMs),
+      observe(send, options.deployment.baseUrl, probe, deploymentContext, options.timeoutMs),
+    ])
+    outcomes.push({ probe, fake, deployment })
+  }
+  return { outcomes, findings: outcomes.flatMap(compareOutcome) }
+}
+
+async function prepare(label: string, side: ParitySide, options: ParityOptions): Promise<ProbeContext> {
+  const states = createProviderStateHandlers({
+    baseUrl: side.baseUrl,
+    apiKey: side.apiKey,
+    marker: options.marker,
+    timeoutMs: options.timeoutMs,
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+  })
+  try {
+    await states[PROVIDER_STATES.animalsExist]({ atLeast: PARITY_MIN_ANIMALS })
+    await states[PROVIDER_STATES.animalsExist]({ atLeast: 1, status: 'sold' })
+    const values = await states[PROVIDER_STATES.animalExists]({ name: 'Parity probe', categoryId: 1, status: 'available' })
+    const petId = values?.petId
+    if (petId === undefined) throw new Error('no id came back for the created animal')
+    return { petId, name: markName('Parity probe', options.marker), apiKey: side.apiKey }
+  } catch (error) {
+    const reason = isAnimalsApiError(error) ? error.message : describeFetchError(error, options.timeoutMs)
+    throw new ParitySetupError(`could not set ${label} up (${side.baseUrl}): ${reason}`)
+  }
+}
+
+async function observe(send: typeof fetch, baseUrl: string, probe: Probe, context: ProbeContext, timeoutMs: number): Promise<Observed> {
+  const request = toProbeRequest(probe, context)
+  try {
+    const response = await send(`${baseUrl}${request.target}`, {
+      method: request.method,
+      headers: request.headers,
+      ...(request.body === undefined ? {} : { body: request.body }),
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: 'manual',
+    })
+    const headers: Record<string, string> = {}
+    response.headers.forEach((value, name) => {
+      headers[name] = value
+    })
+    return { ok: true, status: response.status, headers, body: await response.text() }
+  } catch (error) {
+    return { ok: false, error: describeFetchError(error, timeoutMs) }
+  }
+}

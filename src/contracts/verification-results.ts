@@ -1,0 +1,214 @@
+/**
+ * What part of the answer a mismatch is about; `error` when there was no answer to compare, `state`
+ * when a provider state could not be set up.
+ */
+export type MismatchKind = 'state' | 'error' | 'status' | 'header' | 'body' | 'query' | 'path' | 'method' | 'metadata'
+
+/** One way the provider's answer differed from the pact, as Pact's verifier found it. */
+export type Mismatch = {
+  readonly kind: MismatchKind
+  /** The verifier's own sentence, e.g. `expected 201 but was 200`. */
+  readonly message: string
+  /** The header name, body path (`$.status`) or query parameter. */
+  readonly key?: string
+  readonly expected?: string
+  readonly actual?: string
+}
+
+/** One interaction of a pact and how the provider did. */
+export type InteractionOutcome = {
+  /** The consumer whose pact holds it; absent when the verifier's report did not say. */
+  readonly consumer?: string
+  readonly description: string
+  readonly providerStates: readonly string[]
+  readonly passed: boolean
+  readonly durationMs?: number
+  readonly mismatches: readonly Mismatch[]
+}
+
+/** The interactions verified, and problems not tied to one (e.g. a pact that could not be loaded). */
+export type VerificationOutcomes = { readonly interactions: readonly InteractionOutcome[]; readonly problems: readonly string[] }
+
+/** What `toVerificationOutcomes` needs to make the verifier's messages say where it really sent requests. */
+export type OutcomeContext = {
+  /** The provider's API base: the verifier reports its own proxy's address instead. */
+  readonly providerBaseUrl: string
+  readonly timeoutMs?: number
+}
+
+type RawResult = { readonly description: string; readonly result: string; readonly duration?: string }
+type RawError = { readonly interaction: string; readonly mismatch: unknown }
+type Located = { consumer?: string; description: string; providerStates: string[] }
+
+const PACT_HEADER = 'Verifying a pact between '
+const KIND_ORDER: readonly MismatchKind[] = ['state', 'error', 'method', 'path', 'query', 'status', 'header', 'body', 'metadata']
+
+/**
+ * Reads the JSON report of Pact's verifier (`interactionResults`, `errors`, `output`) into one
+ * outcome per interaction with its mismatches, in the verifier's order.
+ */
+export function toVerificationOutcomes(json: unknown, context: OutcomeContext): VerificationOutcomes {
+  const record = isRecord(json) ? json : {}
+  const results = arrayOf(record.interactionResults).filter(isRawResult)
+  const errors = arrayOf(record.errors).filter(isRawError)
+  const located = locate(arrayOf(record.output).filter((line): line is string => typeof line === 'string'))
+  let cursor = 0
+  const interactions = results.map((result): InteractionOutcome => {
+    const found = located.findIndex((each, index) => index >= cursor && each.description === result.description)
+    const where = found === -1 ? { description: result.description, providerStates: [] } : located[found]
+    if (found !== -1) cursor = found + 1
+    const consumer = where?.consumer
+    const mismatches = errors
+      .filter((error) => labels(error.interaction, result.description, consumer))
+      .flatMap((error) => toMismatches(error.mismatch, context))
+      .sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind))
+    const durationMs = parseDuration(result.duration)
+    return {
+      ...(consumer === undefined ? {} : { consumer }),
+      description: result.description,
+      providerStates: where?.providerStates ?? [],
+      passed: result.result === 'OK',
+      ...(durationMs === undefined ? {} : { durationMs }),
+      mismatches,
+    }
+  })
+  const problems = errors
+    .filter((error) => !results.some((result) => labels(error.interaction, result.description, undefined)))
+    .map((error) => {
+      const detail = toMismatches(error.mismatch, context).map((each) => each.message)
+      return detail.length === 0 ? error.interaction : `${error.interaction}: ${detail.join('; ')}`
+    })
+  return { interactions, problems }
+}
+
+function labels(label: string, description: string, consumer: string | undefined): boolean {
+  if (!label.startsWith(PACT_HEADER) || !label.endsWith(` - ${description}`)) return false
+  return consumer === undefined || label.startsWith(`${PACT_HEADER}${consumer} and `)
+}
+
+// The verifier's printed report is the only place that names each interaction's consumer and
+// provider states, passing ones included.
+function locate(output: readonly string[]): Located[] {
+  const found: Located[] = []
+  let consumer: string | undefined
+  let current: Located | undefined
+  for (const raw of output.flatMap((chunk) => chunk.split('\n'))) {
+    const line = stripAnsi(raw)
+    if (line.startsWith(PACT_HEADER)) {
+      consumer = consumerOf(raw)
+      current = undefined
+    } else if (line.startsWith('  ') && !line.startsWith('   ') && line.trim() !== '') {
+      const description = withoutTiming(line.slice(2))
+      current = consumer === undefined ? { description, providerStates: [] } : { consumer, description, providerStates: [] }
+      found.push(current)
+    } else if (current !== undefined && (line.trimStart().startsWith('Given ') || line.trimStart().startsWith('And '))) {
+      const text = line.trimStart()
+      current.providerStates.push(text.slice(text.indexOf(' ') + 1))
+    } else if (line.trimStart().startsWith('returns a response')) {
+      current = undefined
+    }
+  }
+  return found
+}
+
+function consumerOf(raw: string): string | undefined {
+  // The names are printed in bold; without colours, split at the last " and ".
+  const bold = '\u001b[1m'
+  const start = raw.indexOf(bold)
+  if (start !== -1) {
+    const end = raw.indexOf('\u001b[0m', start)
+    if (end !== -1) return raw.slice(start + bold.length, end)
+  }
+  const text = stripAnsi(raw).slice(PACT_HEADER.length)
+  const split = text.lastIndexOf(' and ')
+  return split === -1 ? undefined : text.slice(0, split)
+}
+
+function withoutTiming(text: string): string {
+  const open = text.lastIndexOf(' (')
+  return open !== -1 && text.endsWith('verification)') ? text.slice(0, open) : text
+}
+
+function toMismatches(raw: unknown, context: OutcomeContext): Mismatch[] {
+  if (!isRecord(raw)) return []
+  if (raw.type === 'error') return [{ kind: 'error', message: explainError(String(raw.message ?? 'unknown error'), context) }]
+  return arrayOf(raw.mismatches).filter(isRecord).map((each) => toMismatch(each))
+}
+
+function toMismatch(raw: Record<string, unknown>): Mismatch {
+  const kind = KIND_OF[String(raw.type)] ?? 'body'
+  const key = textOf(raw.key ?? raw.path ?? raw.parameter)
+  const expected = textOf(raw.expected)
+  const actual = textOf(raw.actual)
+  return {
+    kind,
+    message: textOf(raw.mismatch) ?? `${kind} mismatch`,
+    ...(key === undefined ? {} : { key }),
+    ...(expected === undefined ? {} : { expected }),
+    ...(actual === undefined ? {} : { actual }),
+  }
+}
+
+const KIND_OF: Readonly<Record<string, MismatchKind>> = {
+  StatusMismatch: 'status',
+  HeaderMismatch: 'header',
+  BodyMismatch: 'body',
+  BodyTypeMismatch: 'body',
+  QueryMismatch: 'query',
+  PathMismatch: 'path',
+  MethodMismatch: 'method',
+  MetadataMismatch: 'metadata',
+}
+
+const SENDING = 'error sending request for url ('
+
+/**
+ * The verifier sends every request through pact-js's proxy on 127.0.0.1 and reports that
+ * address; say which request of the provider got no answer instead.
+ */
+function explainError(message: string, context: OutcomeContext): string {
+  const start = message.indexOf(SENDING)
+  const end = message.indexOf(')', start)
+  if (start === -1 || end === -1) return message
+  let path = ''
+  try {
+    path = new URL(message.slice(start + SENDING.length, end)).pathname
+  } catch {
+    return message
+  }
+  const within = context.timeoutMs === undefined ? '' : ` within ${context.timeoutMs} ms`
+  if (path === '/_pactSetup') return `the provider state could not be set up${within}: its calls to the provider failed or took too long`
+  return `no answer from ${context.providerBaseUrl}${path}${within} (timed out, or the connection failed)`
+}
+
+function parseDuration(text: string | undefined): number | undefined {
+  if (text === undefined || !text.endsWith('ms')) return undefined
+  const value = Number(text.slice(0, -2))
+  return Number.isFinite(value) ? value : undefined
+}
+
+/** Text without terminal colour codes. */
+export function stripAnsi(text: string): string {
+  return text.replace(/\u001b\[[0-9;]*m/g, '')
+}
+
+function textOf(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined
+  return typeof value === 'string' ? value : JSON.stringify(value)
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function arrayOf(value: unknown): readonly unknown[] {
+  return Array.isArray(value) ? value : []
+}
+
+function isRawResult(value: unknown): value is RawResult {
+  return isRecord(value) && typeof value.description === 'string' && typeof value.result === 'string'
+}
+
+function isRawError(value: unknown): value is RawError {
+  return isRecord(value) && typeof value.interaction === 'string'
+}

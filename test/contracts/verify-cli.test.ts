@@ -1,0 +1,211 @@
+import { readFileSync } from 'node:fs'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { pactFilePath } from '../../src/contracts/pact-files.js'
+import { runCli } from '../support/cli.js'
+import {
+  closedPort,
+  createReportDir,
+  driftOf,
+  STAGING_KEY,
+  type StagingStandIn,
+  startStagingStandIn,
+} from '../support/deployments.js'
+import { PROVIDER_KEY, startVerifiableFake } from '../support/pact-verification.js'
+import { startStandInBroker } from '../support/stand-in-broker.js'
+
+const committed = JSON.parse(readFileSync(pactFilePath(), 'utf8')) as { interactions: { description: string }[] }
+const BROKER_TOKEN = 'LEAKCHECK-broker-e25a70'
+
+let staging: StagingStandIn
+beforeAll(async () => {
+  staging = await startStagingStandIn()
+})
+afterAll(() => staging.stop())
+
+const verify = (args: readonly string[], env: Record<string, string> = { ANIMALS_MOCK_VERIFY_KEY: STAGING_KEY }) =>
+  runCli(['verify', ...args], env)
+
+async function animalsAfter(id: number): Promise<{ id: number; name: string }[]> {
+  const response = await fetch(`${staging.baseUrl}/pets?limit=100`, { headers: { authorization: `Bearer ${STAGING_KEY}` } })
+  return ((await response.json()) as { id: number; name: string }[]).filter((pet) => pet.id > id)
+}
+
+function expectNoSecrets(texts: Record<string, string>, secrets: readonly string[]): void {
+  for (const [where, text] of Object.entries(texts)) {
+    for (const secret of secrets) expect(text, `${secret} in ${where}`).not.toContain(secret)
+  }
+}
+
+/** The lines of the report under an interaction's FAIL line, up to the next interaction. */
+function failureBlock(stdout: string, heading: string): string {
+  const lines = stdout.split('\n')
+  const start = lines.indexOf(`FAIL  ${heading}`)
+  if (start === -1) return ''
+  const end = lines.findIndex((line, index) => index > start && /^(PASS|FAIL) /.test(line))
+  return lines.slice(start, end === -1 ? undefined : end).join('\n')
+}
+
+it('verifies the staging stand-in green at its /v1 base, reporting every interaction, and never shows the key', async () => {
+  const before = Math.max(0, ...(await animalsAfter(0)).map((pet) => pet.id))
+  const reports = createReportDir()
+  try {
+    // The JUnit report goes to a directory that does not exist yet, as in a fresh CI workspace.
+    const run = await verify(['--base-url', staging.baseUrl, '--run-id', 'ci-42', '--json', reports.path('r.json'), '--junit', reports.path('ci/junit/r.xml')])
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    expect(run.stderr).toBe('')
+    for (const { description } of committed.interactions) expect(run.stdout).toMatch(new RegExp(`^PASS  ${description}( \\[given .+\\])?$`, 'm'))
+    expect(run.stdout).toContain(`${committed.interactions.length} interactions: ${committed.interactions.length} passed, 0 failed`)
+    expect(run.stdout).toContain('[animals-mock verify ci-42]')
+
+    const json = JSON.parse(reports.read('r.json')) as { passed: boolean; summary: unknown; interactions: { description: string; providerStates: string[]; result: string }[] }
+    expect(json.passed).toBe(true)
+    expect(json.summary).toEqual({ interactions: committed.interactions.length, passed: committed.interactions.length, failed: 0 })
+    expect(json.interactions.find((each) => each.description === 'a request to get an animal')?.providerStates).toEqual(['an animal exists'])
+    const xml = reports.read('ci/junit/r.xml')
+    expect(xml).toContain(`<testsuites name="animals-mock verify" tests="${committed.interactions.length}" failures="0" errors="0">`)
+    expect(xml.match(/<testcase /g)).toHaveLength(committed.interactions.length)
+
+    // Provider states and the pact's own POSTs create animals the service cannot delete: all marked.
+    const created = await animalsAfter(before)
+    expect(created.length).toBeGreaterThan(0)
+    for (const pet of created) expect(pet.name).toMatch(/ \[animals-mock verify ci-42\]$/)
+    expectNoSecrets({ stdout: run.stdout, stderr: run.stderr, json: reports.read('r.json'), junit: xml }, [STAGING_KEY])
+  } finally {
+    reports.remove()
+  }
+})
+
+const DRIFTS = [
+  { rule: 'createPet answers 200 instead of 201', failing: 'a request to add an animal with a status', says: 'status: expected 201 but was 200' },
+  { rule: 'listPets defaults to a limit of 10', failing: 'a request to list animals with the default limit [given animals exist]', says: '(size 10) to have minimum size of 20' },
+  { rule: 'getPet sends no Sunset', failing: 'a request to get an animal [given an animal exists]', says: "header Sunset: Expected a header 'Sunset' but was missing" },
+  { rule: 'Error bodies lack status', failing: 'a request to add an animal without a name', says: 'body $: Actual map is missing the following keys: status' },
+  { rule: 'the key is not checked', failing: 'a request to list animals without a key', says: 'status: expected 401 but was 200' },
+] as const
+
+for (const drift of DRIFTS) {
+  it.concurrent(`exits 1 naming the interaction and the difference when the deployment drifts: ${drift.rule}`, async ({ expect }) => {
+    const provider = await startVerifiableFake({ wrap: driftOf(drift.rule) })
+    try {
+      const run = await verify(['--base-url', provider.baseUrl], { ANIMALS_MOCK_VERIFY_KEY: PROVIDER_KEY })
+      expect(run.code, run.stdout + run.stderr).toBe(1)
+      expect(run.stderr).toBe('')
+      expect(failureBlock(run.stdout, drift.failing), run.stdout).toContain(drift.says)
+      expect(run.stdout).not.toContain(PROVIDER_KEY)
+    } finally {
+      await provider.close()
+    }
+  })
+}
+
+it('shows expected against actual for a failure in the JSON and JUnit reports, escaped', async () => {
+  const provider = await startVerifiableFake({ wrap: driftOf('getPet sends no Sunset') })
+  const reports = createReportDir()
+  try {
+    const run = await verify(['--base-url', provider.baseUrl, '--json', reports.path('r.json'), '--junit', reports.path('r.xml')], {
+      ANIMALS_MOCK_VERIFY_KEY: PROVIDER_KEY,
+    })
+    expect(run.code).toBe(1)
+    const json = JSON.parse(reports.read('r.json')) as { passed: boolean; interactions: { description: string; result: string; mismatches: unknown[] }[] }
+    expect(json.passed).toBe(false)
+    const failed = json.interactions.filter((each) => each.result === 'failed')
+    expect(failed.map((each) => each.description)).toEqual(['a request to get an animal'])
+    expect(failed[0]?.mismatches).toEqual([
+      { kind: 'header', key: 'Sunset', message: "Expected a header 'Sunset' but was missing", expected: '"Thu, 05 Dec 2030 00:00:00 GMT"', actual: '' },
+    ])
+    const xml = reports.read('r.xml')
+    expect(xml).toContain('failures="1"')
+    expect(xml).toContain(`<failure message="header Sunset: Expected a header &apos;Sunset&apos; but was missing" type="header mismatch">`)
+  } finally {
+    reports.remove()
+    await provider.close()
+  }
+})
+
+it('gives up on a request after --timeout and names the request that got no answer', async () => {
+  const provider = await startVerifiableFake()
+  provider.fake.force({ method: 'POST', path: '/pets', delayMs: 10_000 })
+  try {
+    const run = await verify(['--base-url', provider.baseUrl, '--timeout', '300'], { ANIMALS_MOCK_VERIFY_KEY: PROVIDER_KEY })
+    expect(run.code, run.stdout + run.stderr).toBe(1)
+    expect(failureBlock(run.stdout, 'a request to add an animal with a status')).toContain(
+      `error: no answer from ${provider.baseUrl}/pets within 300 ms`,
+    )
+    expect(failureBlock(run.stdout, 'a request to get an animal [given an animal exists]')).toContain(
+      'state: provider state "an animal exists" could not be set up: no answer within 300 ms',
+    )
+  } finally {
+    await provider.close()
+  }
+})
+
+it('fetches the pacts from a Pact Broker by consumer version selectors and publishes the results, the token going to the broker only', async () => {
+  const broker = await startStandInBroker()
+  const reports = createReportDir()
+  try {
+    const run = await verify(
+      [
+        '--base-url', staging.baseUrl,
+        '--broker-url', broker.url,
+        '--consumer-version-selectors', '[{"deployedOrReleased":true}]',
+        '--consumer-branch', 'main',
+        '--publish', '--provider-version', '1.2.3', '--branch', 'main',
+        '--json', reports.path('r.json'),
+      ],
+      { ANIMALS_MOCK_VERIFY_KEY: STAGING_KEY, PACT_BROKER_TOKEN: BROKER_TOKEN },
+    )
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    expect(run.stdout).toContain(`${committed.interactions.length} interactions: ${committed.interactions.length} passed, 0 failed`)
+    expect(run.stdout).toContain(`published the results to ${broker.url} as animals-service 1.2.3 on branch main`)
+    expect(broker.forVerification()).toEqual([
+      { consumerVersionSelectors: [{ deployedOrReleased: true }, { branch: 'main' }], providerVersionBranch: 'main', includePendingStatus: false },
+    ])
+    expect(broker.published()).toMatchObject([{ success: true, providerApplicationVersion: '1.2.3' }])
+    expect(broker.requests.map((each) => `${each.method} ${each.path}`)).toContain('PUT /pacticipants/animals-service/branches/main/versions/1.2.3')
+    for (const request of broker.requests) expect(request.authorization).toBe(`Bearer ${BROKER_TOKEN}`)
+    expectNoSecrets({ stdout: run.stdout, stderr: run.stderr, json: reports.read('r.json') }, [STAGING_KEY, BROKER_TOKEN])
+    expectNoSecrets({ 'broker requests': broker.requests.map((each) => each.body).join('\n') }, [STAGING_KEY])
+  } finally {
+    reports.remove()
+    await broker.close()
+  }
+})
+
+it('exits 2 with one line when the deployment cannot be reached', async () => {
+  const port = await closedPort()
+  const run = await verify(['--base-url', `http://127.0.0.1:${port}/v1`])
+  expect(run.code).toBe(2)
+  expect(run.stdout).toBe('')
+  expect(run.stderr).toBe(`animals-mock: cannot reach http://127.0.0.1:${port}/v1: connection refused (ECONNREFUSED)\n`)
+})
+
+it('exits 2 with one line, the key never shown, for a bad URL, a missing key, a refused key or a base without /v1', async () => {
+  const origin = staging.baseUrl.slice(0, -'/v1'.length)
+  const cases = [
+    { args: ['--base-url', 'staging.example/v1'], env: { ANIMALS_MOCK_VERIFY_KEY: STAGING_KEY }, says: '--base-url must be an http or https URL' },
+    { args: ['--base-url', 'ftp://staging.example/v1'], env: { ANIMALS_MOCK_VERIFY_KEY: STAGING_KEY }, says: '--base-url must be an http or https URL, not ftp:' },
+    { args: ['--base-url', `http://user:${STAGING_KEY}@127.0.0.1/v1`], env: { ANIMALS_MOCK_VERIFY_KEY: STAGING_KEY }, says: 'must not carry credentials' },
+    { args: ['--base-url', staging.baseUrl], env: {}, says: 'ANIMALS_MOCK_VERIFY_KEY is not set' },
+    { args: ['--base-url', staging.baseUrl], env: { ANIMALS_MOCK_VERIFY_KEY: 'LEAKCHECK-refused-1c2d' }, says: 'refused the key in ANIMALS_MOCK_VERIFY_KEY (401 on GET /pets)' },
+    { args: ['--base-url', origin], env: { ANIMALS_MOCK_VERIFY_KEY: STAGING_KEY }, says: 'is the base URL the API base with its /v1 prefix?' },
+    { args: ['--base-url', staging.baseUrl, '--pact', '/nowhere/pact.json'], env: { ANIMALS_MOCK_VERIFY_KEY: STAGING_KEY }, says: 'no pact at /nowhere/pact.json' },
+    { args: ['--base-url', staging.baseUrl, '--broker-url', 'http://127.0.0.1:1', '--publish'], env: { ANIMALS_MOCK_VERIFY_KEY: STAGING_KEY }, says: '--publish needs --provider-version and --branch' },
+  ]
+  for (const each of cases) {
+    const run = await verify(each.args, each.env)
+    expect(run.code, each.says).toBe(2)
+    expect(run.stderr).toContain(each.says)
+    expect(run.stderr.trimEnd().split('\n'), run.stderr).toHaveLength(1)
+    expectNoSecrets({ stdout: run.stdout, stderr: run.stderr }, [STAGING_KEY, 'LEAKCHECK-refused-1c2d'])
+  }
+})
+
+it('exits 2 with one line when the Pact Broker cannot be reached', async () => {
+  const port = await closedPort()
+  const run = await verify(['--base-url', staging.baseUrl, '--broker-url', `http://127.0.0.1:${port}`, '--consumer-branch', 'main'], {
+    ANIMALS_MOCK_VERIFY_KEY: STAGING_KEY,
+    PACT_BROKER_TOKEN: BROKER_TOKEN,
+  })
+  expect(run.code).toBe(2)
+  expect(run.stderr).toBe(`animals-mock: cannot reach the Pact Broker at http://127.0.0.1:${port}: connection refused (ECONNREFUSED)\n`)
+})
