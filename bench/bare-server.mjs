@@ -1,13 +1,13 @@
-// The practical upper bound for Node on this machine: node:http answering each route with
-// precomputed bytes of the same size as the fake's answer. Routes come as JSON in BARE_ROUTES:
-// { "GET /v1/pets?limit=20": { "status": 200, "body": "..." } }. Prints its base URL like the CLI.
+// The practical upper bound for Node on this machine: node:http answering each route with the very
+// bytes the fake answers it with (status, headers and body, captured from the fake), precomputed.
+// Routes come as JSON in BARE_ROUTES: { "GET /v1/pets?limit=20": { "status": 200, "headers": {...}, "body": "..." } }.
 import { createServer } from 'node:http'
 
 const routes = new Map(
-  Object.entries(JSON.parse(process.env.BARE_ROUTES ?? '{}')).map(([key, { status, body }]) => [
-    key,
-    { status, body: Buffer.from(body), headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
-  ]),
+  Object.entries(JSON.parse(process.env.BARE_ROUTES ?? '{}')).map(([key, { status, headers = {}, body }]) => {
+    const bytes = Buffer.from(body)
+    return [key, { status, body: bytes, headers: { ...headers, 'content-length': bytes.length } }]
+  }),
 )
 const fallback = routes.values().next().value ?? { status: 200, body: Buffer.from('[]'), headers: { 'content-length': 2 } }
 
@@ -25,7 +25,5 @@ const server = createServer((req, res) => {
   res.writeHead(route.status, route.headers)
   res.end(route.body)
 })
-server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
-  process.stdout.write(`animals-mock listening on http://127.0.0.1:${server.address().port}/v1\n`)
-})
+server.listen(Number(process.env.PORT ?? 0), '127.0.0.1')
 process.on('SIGTERM', () => server.close(() => process.exit(0)))

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
 
 /** The built CLI: the benchmark measures what `npm start` runs. */
@@ -10,20 +11,38 @@ export const BARE = fileURLToPath(new URL('./bare-server.mjs', import.meta.url))
 /** A server in its own process, so the load generator and the server do not share an event loop. */
 export type ServerProcess = { readonly origin: string; readonly child: ChildProcess; rss(): number; stop(): Promise<void> }
 
-const LISTENING = /^animals-mock listening on (http:\/\/\S+)\/v1$/m
-
-/** Spawns `node <script> ...args` and waits for the listening line both servers print. */
-export async function startProcess(script: string, args: readonly string[], env: Record<string, string> = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
-  const origin = await new Promise<string>((resolve, reject) => {
-    let output = ''
-    child.stdout?.setEncoding('utf8').on('data', (text: string) => {
-      output += text
-      const match = LISTENING.exec(output)
-      if (match?.[1] !== undefined) resolve(match[1])
+/** A port nothing listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number }
+      probe.close(() => resolve(port))
     })
-    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}: ${output}`)))
   })
+}
+
+/**
+ * Spawns `node <script> ...args` on a free port (given as `--port` when `portFlag`, and as PORT) and
+ * waits until it answers. Its output goes to /dev/null, as a log would go to a file or a terminal:
+ * piped into this process it would cost the load generator, which runs here, its CPU.
+ */
+export async function startProcess(script: string, args: readonly string[], env: Record<string, string> = {}, portFlag = true): Promise<ServerProcess> {
+  const port = await freePort()
+  const child = spawn(process.execPath, [script, ...args, ...(portFlag ? ['--port', String(port)] : [])], {
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  const origin = `http://127.0.0.1:${port}`
+  for (let attempt = 0; ; attempt++) {
+    if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`)
+    try {
+      await (await fetch(`${origin}/healthz`, { headers: { connection: 'close' } })).arrayBuffer()
+      break
+    } catch {
+      if (attempt > 2000) throw new Error(`${script} did not start`)
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+  }
   return {
     origin,
     child,

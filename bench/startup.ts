@@ -43,7 +43,7 @@ export async function compareStartup(runs: number): Promise<StartupFigures> {
   const bareRoutes = JSON.stringify({ 'GET /v1/pets': { status: 200, body: '[]' } })
   for (let run = 0; run < runs; run++) {
     bare.push(await timeToFirstAnswer(BARE, () => [], { BARE_ROUTES: bareRoutes }))
-    fake.push(await timeToFirstAnswer(CLI, (port) => ['serve', '--port', String(port), '--quiet'], {}))
+    fake.push(await timeToFirstAnswer(CLI, (port) => ['serve', '--port', String(port)], {}))
   }
   const [bareMs, fakeMs] = [median(bare), median(fake)]
   return { bareMs, fakeMs, ratio: fakeMs / bareMs }

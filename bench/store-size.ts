@@ -18,7 +18,7 @@ export type SizeFigures = {
 
 /** Starts a fake from the empty fixture and seeds `size` generated animals through the control API. */
 async function seeded(size: number): Promise<{ server: ServerProcess; seedMs: number }> {
-  const server = await startProcess(CLI, ['serve', '--port', '0', '--api-key', BENCH_KEY, '--fixture', 'empty', '--quiet'])
+  const server = await startProcess(CLI, ['serve', '--api-key', BENCH_KEY, '--fixture', 'empty'])
   const started = performance.now()
   const response = await fetch(`${server.origin}/__control/seed`, {
     method: 'POST',
@@ -41,10 +41,12 @@ export async function compareStoreSizes(runs: number, seconds: number): Promise<
     await new Promise((resolve) => setTimeout(resolve, 2000))
     const rss = fakes.map(({ server }) => server.rss())
     const samples = fakes.map(() => benchRoutes(0).map(() => [] as LoadResult[]))
-    for (let run = 0; run < runs; run++) {
-      for (const [f, { size, server }] of fakes.entries()) {
-        for (const [r, route] of benchRoutes(Math.floor(size / 2)).entries()) {
-          samples[f]?.[r]?.push(await loadRoute(server.origin, route, seconds))
+    // Route by route, each round loads the three sizes back to back, so drift falls on all alike.
+    for (const r of benchRoutes(0).keys()) {
+      for (let run = 0; run < runs; run++) {
+        for (const [f, { size, server }] of fakes.entries()) {
+          const route = benchRoutes(Math.floor(size / 2))[r]
+          if (route !== undefined) samples[f]?.[r]?.push(await loadRoute(server.origin, route, seconds))
         }
       }
     }

@@ -2,43 +2,51 @@ import { BENCH_KEY, type LoadResult, loadRoute, median, type Route } from './loa
 import { BARE, CLI, startProcess } from './processes.js'
 import { benchRoutes } from './routes.js'
 
-/** One route's medians for both servers and their ratio. */
+/** One route's medians for both servers, and the median of the per-round ratios. */
 export type RouteComparison = { readonly route: Route; readonly bare: LoadResult; readonly fake: LoadResult; readonly ratio: number }
 
 /**
- * The fake against a bare node:http server answering the same bytes, route by route, runs
- * interleaved so that noise on the shared machine falls on both alike; medians of the runs.
+ * The fake (`serve` as users start it, request logs on) against a bare node:http server answering
+ * the very bytes the fake answers, route by route. Each round loads the two back to back, in turns
+ * of order, and the verdict takes the median of the rounds' ratios: on a shared machine the speed
+ * of both drifts, and a ratio of two loads a few seconds apart cancels most of it.
  */
-export async function compareWithBare(runs: number, seconds: number): Promise<RouteComparison[]> {
-  const fake = await startProcess(CLI, ['serve', '--port', '0', '--api-key', BENCH_KEY, '--fixture', 'large'])
+export async function compareWithBare(rounds: number, seconds: number): Promise<RouteComparison[]> {
+  const fake = await startProcess(CLI, ['serve', '--api-key', BENCH_KEY, '--fixture', 'large'])
   const routes = benchRoutes(5000)
-  const bodies: Record<string, { status: number; body: string }> = {}
+  const bodies: Record<string, { status: number; headers: Record<string, string>; body: string }> = {}
   for (const route of routes) {
     const response = await fetch(`${fake.origin}${route.path}`, {
       method: route.method,
       headers: { authorization: `Bearer ${BENCH_KEY}`, 'content-type': 'application/json' },
       ...(route.body === undefined ? {} : { body: route.body }),
     })
-    bodies[`${route.method} ${route.path}`] = { status: response.status, body: await response.text() }
+    // Node adds Date, Connection and Keep-Alive to both; the length is the bare server's to set.
+    const headers = Object.fromEntries([...response.headers].filter(([name]) => !['date', 'connection', 'keep-alive', 'content-length'].includes(name)))
+    bodies[`${route.method} ${route.path}`] = { status: response.status, headers, body: await response.text() }
   }
-  const bare = await startProcess(BARE, [], { BARE_ROUTES: JSON.stringify(bodies) })
-  const samples = routes.map(() => ({ bare: [] as LoadResult[], fake: [] as LoadResult[] }))
+  const bare = await startProcess(BARE, [], { BARE_ROUTES: JSON.stringify(bodies) }, false)
   try {
-    for (let run = 0; run < runs; run++) {
-      for (const [i, route] of routes.entries()) {
-        samples[i]?.bare.push(await loadRoute(bare.origin, route, seconds))
-        samples[i]?.fake.push(await loadRoute(fake.origin, route, seconds))
+    const comparisons: RouteComparison[] = []
+    for (const route of routes) {
+      const bareRuns: LoadResult[] = []
+      const fakeRuns: LoadResult[] = []
+      for (let round = 0; round < rounds; round++) {
+        if (round % 2 === 0) {
+          bareRuns.push(await loadRoute(bare.origin, route, seconds))
+          fakeRuns.push(await loadRoute(fake.origin, route, seconds))
+        } else {
+          fakeRuns.push(await loadRoute(fake.origin, route, seconds))
+          bareRuns.push(await loadRoute(bare.origin, route, seconds))
+        }
       }
+      const ratio = median(fakeRuns.map((run, i) => run.rps / (bareRuns[i]?.rps ?? Number.NaN)))
+      comparisons.push({ route, bare: summarise(bareRuns), fake: summarise(fakeRuns), ratio })
     }
+    return comparisons
   } finally {
     await Promise.all([fake.stop(), bare.stop()])
   }
-  return routes.map((route, i) => {
-    const { bare: bareRuns = [], fake: fakeRuns = [] } = samples[i] ?? {}
-    const bareMedian = summarise(bareRuns)
-    const fakeMedian = summarise(fakeRuns)
-    return { route, bare: bareMedian, fake: fakeMedian, ratio: fakeMedian.rps / bareMedian.rps }
-  })
 }
 
 /** Medians of each figure over the runs. */

@@ -62,6 +62,7 @@ function matchRoute(path: string): Route | undefined {
  */
 export function createApp(options: AppOptions): App {
   const { keys, tenantFor, forced } = options
+  const deprecatedHeaders: DeprecatedHeaders = new Map()
 
   function dispatch(route: Route | undefined, request: PlainRequest): Exchange {
     const auth = authenticate(request.headers.authorization, keys)
@@ -87,7 +88,7 @@ export function createApp(options: AppOptions): App {
       if (isDropped(reply)) return exchange
       // Every answer of the deprecated operation says so, its errors included.
       const isGetPet = route?.kind === 'pet' && (request.method === 'GET' || request.method === 'HEAD')
-      const signalled = isGetPet ? withDeprecation(reply, request.basePath) : reply
+      const signalled = isGetPet ? withDeprecation(reply, request.basePath, deprecatedHeaders) : reply
       const answered = request.method === 'HEAD' ? withoutBody(signalled) : signalled
       return answered === reply ? exchange : { ...exchange, reply: answered }
     },
@@ -147,17 +148,25 @@ function preflight(route: Route | undefined, headers: Fields): PlainResponse {
   }
 }
 
-function withDeprecation(response: PlainResponse, basePath: string): PlainResponse {
+/** Header sets of found animals by base path (a transport has one or two), built once and frozen. */
+type DeprecatedHeaders = Map<string, Fields>
+
+function withDeprecation(response: PlainResponse, basePath: string, deprecatedJsonHeaders: DeprecatedHeaders): PlainResponse {
+  const shared = response.headers === JSON_HEADERS
+  const known = shared ? deprecatedJsonHeaders.get(basePath) : undefined
+  if (known !== undefined) return { ...response, headers: known }
   const headers = {
     ...response.headers,
     deprecation: DEPRECATION.deprecation,
     sunset: DEPRECATION.sunset,
     link: `<${basePath}/pets>; rel="successor-version"`,
   }
+  if (shared) deprecatedJsonHeaders.set(basePath, Object.freeze(headers))
   return { ...response, headers }
 }
 
 function decodeSegment(segment: string): string {
+  if (!segment.includes('%')) return segment
   try {
     return decodeURIComponent(segment)
   } catch {

@@ -32,10 +32,10 @@ export function createSite(options: SiteOptions): Handler {
     handle(request: PlainRequest): Reply | Promise<Reply> {
       const { path } = request
       if (path === API_BASE || path.startsWith(`${API_BASE}/`)) {
-        return options.api.handle({ ...request, basePath: API_BASE, path: path.slice(API_BASE.length) })
+        return options.api.handle(below(request, API_BASE))
       }
       if (options.control !== undefined && isControlPath(path)) {
-        return options.control.handle({ ...request, basePath: CONTROL_BASE, path: path.slice(CONTROL_BASE.length) })
+        return options.control.handle(below(request, CONTROL_BASE))
       }
       const page = pages.get(path)
       if (page === undefined) {
@@ -52,6 +52,12 @@ export function createSite(options: SiteOptions): Handler {
     },
     bodyLimit: (path) => (options.control !== undefined && isControlPath(path) ? CONTROL_BODY_LIMIT : MAX_BODY_BYTES),
   }
+}
+
+/** The request as the part mounted at `base` sees it; spelled out, as a spread would cost a shape. */
+function below(request: PlainRequest, base: string): PlainRequest {
+  const { method, path, search, headers, body } = request
+  return { method, path: path.slice(base.length), basePath: base, search, headers, body }
 }
 
 function isControlPath(path: string): boolean {

@@ -51,14 +51,14 @@ async function toPlainRequest(request: Request, base: ApiBase): Promise<PlainReq
   const headers: Record<string, string> = {}
   // Headers iterates lower-case names with repeated fields already joined by ", ", as the node adapter does.
   for (const [name, value] of request.headers) headers[name] = value
-  const plain = {
+  return {
     method: request.method,
     path: url.pathname.slice(base.basePath.length),
     basePath: base.basePath,
     search: url.search.slice(1),
     headers,
+    body: request.body === null ? undefined : new Uint8Array(await request.arrayBuffer()),
   }
-  return request.body === null ? plain : { ...plain, body: new Uint8Array(await request.arrayBuffer()) }
 }
 
 // setTimeout, which msw's delay() uses, cannot wait longer than this.

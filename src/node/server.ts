@@ -77,10 +77,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       // Node checks the two timeouts above on this interval (30 s by default, far too coarse here).
       connectionsCheckingInterval: Math.max(50, Math.min(1000, timeouts.headersMs / 4)),
     },
-    (req, res) => {
-      if (onExchange !== undefined) watch(req, res, onExchange)
-      receive(req, res, app, onError)
-    },
+    (req, res) => receive(req, res, app, onError, onExchange),
   )
   server.on('clientError', answerClientError)
   const host = options.host ?? '127.0.0.1'
@@ -111,10 +108,30 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   })
 }
 
-function receive(req: IncomingMessage, res: ServerResponse, app: Handler, onError: (error: unknown) => void): void {
-  const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined
-  if (!hasBody) {
-    respond(req, res, app, onError, undefined)
+/** What the adapter needs to answer one request, passed along instead of captured in closures. */
+type Exchanging = {
+  readonly req: IncomingMessage
+  readonly res: ServerResponse
+  readonly app: Handler
+  readonly onError: (error: unknown) => void
+  readonly onExchange: ((exchange: Exchange) => void) | undefined
+  readonly headers: Fields
+  readonly started: number
+}
+
+function receive(
+  req: IncomingMessage,
+  res: ServerResponse,
+  app: Handler,
+  onError: (error: unknown) => void,
+  onExchange: ((exchange: Exchange) => void) | undefined,
+): void {
+  // Node's own req.headers is built lazily; reading it as well would build the headers twice.
+  const headers = joinedHeaders(req.rawHeaders)
+  const started = onExchange === undefined ? 0 : performance.now()
+  const exchanging: Exchanging = { req, res, app, onError, onExchange, headers, started }
+  if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) {
+    respond(exchanging, undefined)
     return
   }
   const limit = app.bodyLimit?.(pathOf(req.url ?? '/')) ?? MAX_BODY_BYTES
@@ -128,34 +145,28 @@ function receive(req: IncomingMessage, res: ServerResponse, app: Handler, onErro
       req.off('data', onData)
       req.off('end', onEnd)
       res.setHeader('connection', 'close')
-      respond(req, res, app, onError, Buffer.concat(chunks, limit + 1))
+      respond(exchanging, Buffer.concat(chunks, limit + 1))
     }
   }
-  const onEnd = (): void => respond(req, res, app, onError, Buffer.concat(chunks, length))
+  const onEnd = (): void => respond(exchanging, Buffer.concat(chunks, length))
   req.on('data', onData)
   req.on('end', onEnd)
 }
 
-function respond(
-  req: IncomingMessage,
-  res: ServerResponse,
-  app: Handler,
-  onError: (error: unknown) => void,
-  body: Uint8Array | undefined,
-): void {
+function respond(exchanging: Exchanging, body: Uint8Array | undefined): void {
   let reply: Reply | Promise<Reply>
   try {
-    reply = app.handle(toPlainRequest(req, body))
+    reply = exchanging.app.handle(toPlainRequest(exchanging.req, exchanging.headers, body))
   } catch (error) {
-    reply = failure(error, onError)
+    reply = failure(error, exchanging.onError)
   }
   if (reply instanceof Promise) {
     reply.then(
-      (settled) => deliver(res, settled),
-      (error: unknown) => deliver(res, failure(error, onError)),
+      (settled) => deliver(exchanging, settled),
+      (error: unknown) => deliver(exchanging, failure(error, exchanging.onError)),
     )
   } else {
-    deliver(res, reply)
+    deliver(exchanging, reply)
   }
 }
 
@@ -164,33 +175,54 @@ function failure(error: unknown, onError: (error: unknown) => void): Reply {
   return INTERNAL_ERROR
 }
 
-function deliver(res: ServerResponse, reply: Reply): void {
+function deliver(exchanging: Exchanging, reply: Reply): void {
+  const { res } = exchanging
   if (reply.delayMs !== undefined && reply.delayMs > 0) {
     const { delayMs, ...rest } = reply
-    const timer = setTimeout(() => deliver(res, rest), delayMs)
+    const timer = setTimeout(() => deliver(exchanging, rest), delayMs)
     res.once('close', () => clearTimeout(timer)) // the client gave up
     return
   }
   if (isDropped(reply)) {
     res.socket?.destroy()
+    report(exchanging, null)
     return
   }
-  if (res.destroyed) return
-  if (reply.body !== undefined) res.setHeader('content-length', Buffer.byteLength(reply.body))
-  res.writeHead(reply.status, reply.headers)
+  if (res.destroyed) {
+    report(exchanging, null)
+    return
+  }
+  res.writeHead(reply.status, headerList(reply.headers, reply.body))
   res.end(reply.body)
+  report(exchanging, reply.status)
 }
 
-function watch(req: IncomingMessage, res: ServerResponse, onExchange: (exchange: Exchange) => void): void {
-  const started = performance.now()
-  res.once('close', () =>
-    onExchange({
-      method: req.method ?? 'GET',
-      path: pathOf(req.url ?? '/'),
-      status: res.writableFinished ? res.statusCode : null,
-      durationMs: performance.now() - started,
-    }),
-  )
+function report(exchanging: Exchanging, status: number | null): void {
+  const { onExchange, req, started } = exchanging
+  if (onExchange === undefined) return
+  onExchange({ method: req.method ?? 'GET', path: pathOf(req.url ?? '/'), status, durationMs: performance.now() - started })
+}
+
+// Headers go to writeHead as one flat list, where an object, or a setHeader beside it, costs Node
+// a merge on every response. The core answers most requests with frozen constant header sets, so
+// their lists are built once.
+const headerLists = new WeakMap<Fields, readonly string[]>()
+
+function headerList(headers: Fields, body: string | undefined): string[] {
+  let list = headerLists.get(headers)
+  if (list === undefined) {
+    const flat: string[] = []
+    for (const name in headers) flat.push(name, headers[name] as string)
+    if (!Object.isFrozen(headers)) return withLength(flat, body)
+    headerLists.set(headers, flat)
+    list = flat
+  }
+  return withLength([...list], body)
+}
+
+function withLength(list: string[], body: string | undefined): string[] {
+  if (body !== undefined) list.push('content-length', String(Buffer.byteLength(body)))
+  return list
 }
 
 function pathOf(target: string): string {
@@ -198,17 +230,17 @@ function pathOf(target: string): string {
   return mark === -1 ? target : target.slice(0, mark)
 }
 
-function toPlainRequest(req: IncomingMessage, body: Uint8Array | undefined): PlainRequest {
+function toPlainRequest(req: IncomingMessage, headers: Fields, body: Uint8Array | undefined): PlainRequest {
   const target = req.url ?? '/'
   const mark = target.indexOf('?')
-  const request = {
+  return {
     method: req.method ?? 'GET',
-    path: pathOf(target),
+    path: mark === -1 ? target : target.slice(0, mark),
     basePath: '',
     search: mark === -1 ? '' : target.slice(mark + 1),
-    headers: joinedHeaders(req.rawHeaders),
+    headers,
+    body,
   }
-  return body === undefined ? request : { ...request, body }
 }
 
 /**

@@ -1,19 +1,19 @@
-import { expect, it } from 'vitest'
-import { createBatchedWriter, createRequestLog, toJsonLine, toTextLine, useColour } from '../../src/cli/request-log.js'
+import { expect, it, vi } from 'vitest'
+import { BATCH_MS, clockText, createBatchedWriter, createRequestLog, toJsonLine, toTextLine, useColour } from '../../src/cli/request-log.js'
 import type { Exchange } from '../../src/node/server.js'
 
 const at = new Date(2026, 0, 1, 12, 0, 1, 250)
 const get: Exchange = { method: 'GET', path: '/v1/pets', status: 200, durationMs: 1.234 }
 
 it('formats one readable line per request: time, method, path, status, duration', () => {
-  expect(toTextLine(get, at, false)).toBe('12:00:01 GET /v1/pets 200 1.2ms\n')
-  expect(toTextLine({ ...get, status: null, durationMs: 3 }, at, false)).toBe('12:00:01 GET /v1/pets dropped 3.0ms\n')
+  expect(toTextLine(get, clockText(at), false)).toBe('12:00:01 GET /v1/pets 200 1.2ms\n')
+  expect(toTextLine({ ...get, status: null, durationMs: 3 }, clockText(at), false)).toBe('12:00:01 GET /v1/pets dropped 3.0ms\n')
 })
 
 it('colours the status by its class only when asked', () => {
-  const colours = [200, 302, 404, 503, null].map((status) => /\u001b\[(\d+)m/.exec(toTextLine({ ...get, status }, at, true))?.[1])
+  const colours = [200, 302, 404, 503, null].map((status) => /\u001b\[(\d+)m/.exec(toTextLine({ ...get, status }, clockText(at), true))?.[1])
   expect(colours).toEqual(['32', '36', '33', '31', '35'])
-  expect(toTextLine(get, at, true)).toContain('\u001b[0m 1.2ms')
+  expect(toTextLine(get, clockText(at), true)).toContain('\u001b[0m 1.2ms')
 })
 
 it('uses colours on a terminal only, and never with NO_COLOR set', () => {
@@ -31,7 +31,7 @@ it('formats one JSON object per line for machines', () => {
 
 it('leaves out successful reads of the control API and of page assets, and keeps everything else', () => {
   const lines: string[] = []
-  const log = createRequestLog({ format: 'text', colour: false, write: (line) => lines.push(line), now: () => at })
+  const log = createRequestLog({ format: 'text', colour: false, write: (line) => lines.push(line), now: () => at.getTime() })
   for (const exchange of [
     { ...get, path: '/__control/journal' },
     { ...get, path: '/assets/dashboard/main.js' },
@@ -51,20 +51,38 @@ it('leaves out successful reads of the control API and of page assets, and keeps
 })
 
 it('never lets a path put control characters on the terminal', () => {
-  expect(toTextLine({ ...get, path: '/v1/\u001b[2Jpets' }, at, false)).toBe('12:00:01 GET /v1/?[2Jpets 200 1.2ms\n')
+  expect(toTextLine({ ...get, path: '/v1/\u001b[2Jpets' }, clockText(at), false)).toBe('12:00:01 GET /v1/?[2Jpets 200 1.2ms\n')
 })
 
-it('writes the lines of one turn of the event loop at once, in order, and flushes on demand', async () => {
-  const writes: string[] = []
-  const out = createBatchedWriter((text) => writes.push(text))
-  out.write('a\n')
-  out.write('b\n')
-  expect(writes).toEqual([])
-  await new Promise((resolve) => setImmediate(resolve))
-  expect(writes).toEqual(['a\nb\n'])
-  out.write('c\n')
-  out.flush()
-  expect(writes).toEqual(['a\nb\n', 'c\n'])
-  await new Promise((resolve) => setImmediate(resolve))
-  expect(writes).toHaveLength(2)
+it('writes the lines gathered over a short while at once, in order, and flushes on demand', async () => {
+  vi.useFakeTimers()
+  try {
+    const writes: string[] = []
+    const out = createBatchedWriter((text) => writes.push(text))
+    out.write('a\n')
+    vi.advanceTimersByTime(BATCH_MS - 1)
+    out.write('b\n')
+    expect(writes).toEqual([])
+    vi.advanceTimersByTime(1)
+    expect(writes).toEqual(['a\nb\n'])
+    out.write('c\n')
+    out.flush()
+    expect(writes).toEqual(['a\nb\n', 'c\n'])
+    vi.advanceTimersByTime(BATCH_MS)
+    expect(writes).toHaveLength(2)
+  } finally {
+    vi.useRealTimers()
+  }
+})
+
+it('makes the clock text once per second, and anew when the second changes', () => {
+  const lines: string[] = []
+  let time = at.getTime()
+  const log = createRequestLog({ format: 'text', colour: false, write: (line) => lines.push(line), now: () => time })
+  log(get)
+  time += 400
+  log(get)
+  time += 700
+  log(get)
+  expect(lines.map((line) => line.split(' ')[0])).toEqual(['12:00:01', '12:00:01', '12:00:02'])
 })

@@ -24,8 +24,8 @@ const decoder = new TextDecoder()
 function toPlain(request: FuzzRequest): PlainRequest {
   const headers: Record<string, string> = Object.create(null)
   for (const [name, value] of request.headers) headers[name] = name in headers ? `${headers[name]}, ${value}` : value
-  const plain = { method: request.method, path: request.path, basePath: API_BASE, search: new URLSearchParams(request.query.map(([k, v]) => [k, v])).toString(), headers }
-  return request.body === undefined ? plain : { ...plain, body: request.body }
+  const search = new URLSearchParams(request.query.map(([k, v]) => [k, v])).toString()
+  return { method: request.method, path: request.path, basePath: API_BASE, search, headers, body: request.body }
 }
 
 function describe(request: FuzzRequest, observed: Observed, problems: readonly string[]): string {

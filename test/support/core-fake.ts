@@ -15,7 +15,7 @@ export function createTestFake(options: FakeOptions = {}, start = Date.UTC(2026,
 
 /** A plain request with defaults: GET /pets under /v1, no headers. */
 export function plainRequest(fields: Partial<PlainRequest>): PlainRequest {
-  return { method: 'GET', path: '/pets', basePath: '/v1', search: '', headers: {}, ...fields }
+  return { method: 'GET', path: '/pets', basePath: '/v1', search: '', headers: {}, body: undefined, ...fields }
 }
 
 /** Asks the fake and returns the response, failing the test on a dropped connection. */
