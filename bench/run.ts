@@ -42,9 +42,12 @@ console.log(`|---:|${routeNames.map(() => '---:').join('|')}|---:|---:|`)
 for (const { size, routes, rssBytes, seedMs } of sizes) {
   console.log(`| ${rps(size)} | ${routes.map((route) => rps(route.rps)).join(' | ')} | ${fixed(rssBytes / 1024 / 1024, 0)} MB | ${fixed(seedMs / 1000, 1)} s |`)
 }
+console.log(`\nPer round, each size against the 1,000-animal store measured just before it (medians): ${routeNames
+  .map((name, r) => `${name} ${sizes.map((size) => fixed(size.relative[r] ?? 0)).join(' / ')}`)
+  .join('; ')}`)
 for (const [r, name] of routeNames.entries()) {
-  const throughputs = sizes.map((size) => size.routes[r]?.rps ?? 0)
-  const spread = (Math.max(...throughputs) - Math.min(...throughputs)) / Math.max(...throughputs)
+  const relative = sizes.map((size) => size.relative[r] ?? 0)
+  const spread = (Math.max(...relative) - Math.min(...relative)) / Math.max(...relative)
   verdict(`${name}: 1k, 100k and 1M within 10% of each other`, `${fixed(spread * 100, 1)}% apart`, spread <= 0.1)
 }
 const million = sizes.find((size) => size.size === STORE_SIZES[2])

@@ -1,4 +1,4 @@
-import { BENCH_KEY, type LoadResult, loadRoute } from './load.js'
+import { BENCH_KEY, type LoadResult, loadRoute, median } from './load.js'
 import { CLI, type ServerProcess, startProcess } from './processes.js'
 import { benchRoutes } from './routes.js'
 import { summarise } from './throughput.js'
@@ -14,6 +14,8 @@ export type SizeFigures = {
   readonly rssBytes: number
   /** Medians per route, in the order of `benchRoutes`. */
   readonly routes: readonly LoadResult[]
+  /** Per route, the median over rounds of this size's throughput over the smallest size's. */
+  readonly relative: readonly number[]
 }
 
 /** Starts a fake from the empty fixture and seeds `size` generated animals through the control API. */
@@ -50,11 +52,16 @@ export async function compareStoreSizes(runs: number, seconds: number): Promise<
         }
       }
     }
+    // Each round measures the sizes back to back, so a round's ratio to the smallest store cancels
+    // the drift of the shared machine between rounds.
+    const relativeTo = (f: number, r: number): number =>
+      median((samples[f]?.[r] ?? []).map((run, round) => run.rps / (samples[0]?.[r]?.[round]?.rps ?? Number.NaN)))
     return fakes.map(({ size, seedMs }, f) => ({
       size,
       seedMs,
       rssBytes: rss[f] ?? 0,
       routes: (samples[f] ?? []).map((runsOfRoute) => summarise(runsOfRoute)),
+      relative: benchRoutes(0).map((_, r) => relativeTo(f, r)),
     }))
   } finally {
     await Promise.all(fakes.map(({ server }) => server.stop()))

@@ -87,7 +87,13 @@ export function useColour(isTTY: boolean | undefined, env: NodeJS.ProcessEnv): b
 export function toTextLine(exchange: Exchange, clock: string, colour: boolean): string {
   const status = exchange.status === null ? 'dropped' : String(exchange.status)
   const painted = colour ? `${COLOURS[statusClass(exchange.status)]}${status}${RESET}` : status
-  return `${clock} ${printable(exchange.method)} ${printable(exchange.path)} ${painted} ${exchange.durationMs.toFixed(1)}ms\n`
+  return `${clock} ${printable(exchange.method)} ${printable(exchange.path)} ${painted} ${tenths(exchange.durationMs)}ms\n`
+}
+
+/** A duration with one decimal, as toFixed(1) writes it, without its cost on every line. */
+function tenths(ms: number): string {
+  const rounded = Math.round(ms * 10)
+  return `${Math.floor(rounded / 10)}.${rounded % 10}`
 }
 
 /** One JSON object per line, for machines. */

@@ -48,6 +48,8 @@ export function createTenants(options: TenantsOptions): Tenants {
   const newStore = (): Store =>
     createStore(options.maxAnimals === undefined ? { initial: fixture } : { initial: fixture, maxAnimals: options.maxAnimals })
   let shared: Tenant = { label: SHARED_TENANT, store: newStore() }
+  // Every request asks for its store: without isolation the answer is always this one, made once.
+  let sharedResult = ok(shared)
   const byToken = new Map<string, Tenant>()
   let created = 0
   return {
@@ -56,7 +58,7 @@ export function createTenants(options: TenantsOptions): Tenants {
       return shared
     },
     forToken(token) {
-      if (!options.isolate) return ok(shared)
+      if (!options.isolate) return sharedResult
       const known = byToken.get(token)
       if (known !== undefined) return ok(known)
       if (byToken.size >= maxTenants) {
@@ -72,6 +74,7 @@ export function createTenants(options: TenantsOptions): Tenants {
     reset(next) {
       if (next !== undefined) fixture = prepareAnimals(next)
       shared = { label: SHARED_TENANT, store: newStore() }
+      sharedResult = ok(shared)
       byToken.clear()
     },
     resetToken(token) {

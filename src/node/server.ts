@@ -134,12 +134,14 @@ function receive(
     respond(exchanging, undefined)
     return
   }
-  const limit = app.bodyLimit?.(pathOf(req.url ?? '/')) ?? MAX_BODY_BYTES
+  // Only a body past the API's cap needs the path's own limit (the control API takes more).
+  let limit = MAX_BODY_BYTES
   const chunks: Buffer[] = []
   let length = 0
   const onData = (chunk: Buffer): void => {
     chunks.push(chunk)
     length += chunk.length
+    if (length > limit && limit === MAX_BODY_BYTES) limit = app.bodyLimit?.(pathOf(req.url ?? '/')) ?? MAX_BODY_BYTES
     // One byte past the cap is enough for the app to answer 413; the rest is never buffered.
     if (length > limit) {
       req.off('data', onData)
@@ -148,7 +150,7 @@ function receive(
       respond(exchanging, Buffer.concat(chunks, limit + 1))
     }
   }
-  const onEnd = (): void => respond(exchanging, Buffer.concat(chunks, length))
+  const onEnd = (): void => respond(exchanging, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length))
   req.on('data', onData)
   req.on('end', onEnd)
 }

@@ -63,3 +63,12 @@ it('lets reset() start over from new animals, ids following them', () => {
   fake.reset()
   expect(fake.store.all()).toEqual([{ id: 50, name: 'B', categoryId: 1 }])
 })
+
+it('answers list queries the same however many distinct ones came before', () => {
+  const fake = createFake({ pets: Array.from({ length: 30 }, (_, i) => ({ id: i + 1, name: `P${i}`, categoryId: 1 })) })
+  const list = (search: string) => respond(fake, request({ headers: { authorization: 'Bearer k' }, search }))
+  for (let i = 0; i < 300; i++) expect(JSON.parse(list(`limit=${(i % 100) + 1}&_=${i}`).body ?? '')).toHaveLength((i % 100) + 1 > 30 ? 30 : (i % 100) + 1)
+  expect(JSON.parse(list('limit=3').body ?? '')).toHaveLength(3)
+  expect(list('limit=0').status).toBe(400)
+  expect(list('limit=0').status).toBe(400)
+})
