@@ -43,13 +43,18 @@ export async function compareStoreSizes(runs: number, seconds: number): Promise<
     await new Promise((resolve) => setTimeout(resolve, 2000))
     const rss = fakes.map(({ server }) => server.rss())
     const samples = fakes.map(() => benchRoutes(0).map(() => [] as LoadResult[]))
-    // Route by route, each round loads the three sizes back to back, so drift falls on all alike.
+    // Route by route, each round loads the three sizes back to back, so drift falls on all alike;
+    // the order turns with each round, so no size always goes first.
     for (const r of benchRoutes(0).keys()) {
       for (let run = 0; run < runs; run++) {
-        for (const [f, { size, server }] of fakes.entries()) {
-          const route = benchRoutes(Math.floor(size / 2))[r]
-          if (route !== undefined) samples[f]?.[r]?.push(await loadRoute(server.origin, route, seconds))
+        const results = new Map<number, LoadResult>()
+        for (let k = 0; k < fakes.length; k++) {
+          const f = (k + run) % fakes.length
+          const fake = fakes[f]
+          const route = fake === undefined ? undefined : benchRoutes(Math.floor(fake.size / 2))[r]
+          if (fake !== undefined && route !== undefined) results.set(f, await loadRoute(fake.server.origin, route, seconds))
         }
+        for (const [f, result] of results) samples[f]?.[r]?.push(result)
       }
     }
     // Each round measures the sizes back to back, so a round's ratio to the smallest store cancels
