@@ -63,7 +63,16 @@ function matchRoute(path: string): Route | undefined {
  */
 export function createApp(options: AppOptions): App {
   const { keys, tenantFor, forced } = options
-  const deprecatedHeaders: DeprecatedHeaders = new Map()
+  // A found animal's headers, by base path (a transport has one or two), built once and frozen.
+  const foundHeaders = new Map<string, Fields>()
+  const foundHeadersFor = (basePath: string): Fields => {
+    let headers = foundHeaders.get(basePath)
+    if (headers === undefined) {
+      headers = Object.freeze({ ...JSON_HEADERS, ...deprecationHeaders(basePath) })
+      foundHeaders.set(basePath, headers)
+    }
+    return headers
+  }
   const listQuery = createListQueryCache()
 
   function dispatch(route: Route | undefined, request: PlainRequest): Exchange {
@@ -74,7 +83,7 @@ export function createApp(options: AppOptions): App {
     const effect = forced.take(request, tenant.value.label)
     if (effect?.kind === 'respond') return { reply: effect.response, tenant: tenant.value, forced: true }
     if (effect?.kind === 'drop') return { reply: effect.reply, tenant: tenant.value, forced: true }
-    const response = operate(route, request, tenant.value.store, listQuery)
+    const response = operate(route, request, tenant.value.store, listQuery, foundHeadersFor)
     const reply = effect === undefined ? response : { ...response, delayMs: effect.delayMs }
     return { reply, tenant: tenant.value, forced: effect !== undefined }
   }
@@ -90,7 +99,7 @@ export function createApp(options: AppOptions): App {
       if (isDropped(reply)) return exchange
       // Every answer of the deprecated operation says so, its errors included.
       const isGetPet = route?.kind === 'pet' && (request.method === 'GET' || request.method === 'HEAD')
-      const signalled = isGetPet ? withDeprecation(reply, request.basePath, deprecatedHeaders) : reply
+      const signalled = isGetPet && !('deprecation' in reply.headers) ? withDeprecation(reply, request.basePath) : reply
       const answered = request.method === 'HEAD' ? withoutBody(signalled) : signalled
       return answered === reply ? exchange : { ...exchange, reply: answered }
     },
@@ -102,6 +111,7 @@ function operate(
   request: PlainRequest,
   store: Store,
   listQuery: (search: string) => Result<ListQuery, ApiError>,
+  foundHeadersFor: (basePath: string) => Fields,
 ): PlainResponse {
   if (route === undefined) {
     return toErrorResponse(apiError('route_not_found', `No operation at ${request.basePath}${request.path}.`))
@@ -109,7 +119,7 @@ function operate(
   const method = request.method === 'HEAD' ? 'GET' : request.method
   if (route.kind === 'pets' && method === 'GET') return listPets(listQuery(request.search), store)
   if (route.kind === 'pets' && method === 'POST') return createPet(request, store)
-  if (route.kind === 'pet' && method === 'GET') return getPet(route.segment, store)
+  if (route.kind === 'pet' && method === 'GET') return getPet(route.segment, store, foundHeadersFor(request.basePath))
   const allow = ALLOW[route.kind]
   return toErrorResponse(apiError('method_not_allowed', `${request.method} is not allowed here; use ${allow}.`, { allow }))
 }
@@ -136,12 +146,12 @@ function listPets(query: Result<ListQuery, ApiError>, store: Store): PlainRespon
   return { status: 200, headers: JSON_HEADERS, body: store.listJson(query.value.limit, query.value.status) }
 }
 
-function getPet(segment: string, store: Store): PlainResponse {
+function getPet(segment: string, store: Store, foundHeaders: Fields): PlainResponse {
   const id = parsePetId(decodeSegment(segment))
   if (!id.ok) return toErrorResponse(id.error)
   const json = store.get(id.value)
   if (json === undefined) return toErrorResponse(apiError('pet_not_found', `No animal has id ${id.value}.`))
-  return { status: 200, headers: JSON_HEADERS, body: json }
+  return { status: 200, headers: foundHeaders, body: json }
 }
 
 function createPet(request: PlainRequest, store: Store): PlainResponse {
@@ -181,21 +191,18 @@ function preflight(route: Route | undefined, headers: Fields): PlainResponse {
   }
 }
 
-/** Header sets of found animals by base path (a transport has one or two), built once and frozen. */
-type DeprecatedHeaders = Map<string, Fields>
 
-function withDeprecation(response: PlainResponse, basePath: string, deprecatedJsonHeaders: DeprecatedHeaders): PlainResponse {
-  const shared = response.headers === JSON_HEADERS
-  const known = shared ? deprecatedJsonHeaders.get(basePath) : undefined
-  if (known !== undefined) return { ...response, headers: known }
-  const headers = {
-    ...response.headers,
+/** The deprecation signals added to an answer that lacks them: the operation's errors. */
+function withDeprecation(response: PlainResponse, basePath: string): PlainResponse {
+  return { ...response, headers: { ...response.headers, ...deprecationHeaders(basePath) } }
+}
+
+function deprecationHeaders(basePath: string): Fields {
+  return {
     deprecation: DEPRECATION.deprecation,
     sunset: DEPRECATION.sunset,
     link: `<${basePath}/pets>; rel="successor-version"`,
   }
-  if (shared) deprecatedJsonHeaders.set(basePath, Object.freeze(headers))
-  return { ...response, headers }
 }
 
 function decodeSegment(segment: string): string {
