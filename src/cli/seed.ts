@@ -2,6 +2,8 @@ import { writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { toFixtureText } from '../core/fixture.js'
 import { parseInt64Text } from '../core/int64.js'
+import type { SeedOptions } from '../core/fake-service.js'
+import { parseStatusMix } from '../core/seed-request.js'
 import { CliError } from './cli-error.js'
 
 export const SEED_HELP = `Usage: animals-mock seed [options]
@@ -24,8 +26,6 @@ Examples:
   animals-mock serve --fixture fixtures/qa.json
 `
 
-const MIX_KEYS = ['available', 'pending', 'sold', 'none'] as const
-type Mix = Record<(typeof MIX_KEYS)[number], number>
 
 /** Runs `animals-mock seed`. */
 export async function seed(args: readonly string[]): Promise<void> {
@@ -83,16 +83,14 @@ function wholeNumber(flag: string, text: string, max: number): number {
   return value
 }
 
-function parseMix(text: string): Mix {
-  const mix: Mix = { available: 0, pending: 0, sold: 0, none: 0 }
+/** `available=60,sold=20` into the weights the control API's `statusMix` takes, checked the same way. */
+function parseMix(text: string): NonNullable<SeedOptions['statusMix']> {
+  const weights: Record<string, number> = {}
   for (const part of text.split(',')) {
     const [key = '', weight = ''] = part.split('=')
-    const name = MIX_KEYS.find((candidate) => candidate === key.trim())
-    if (name === undefined) {
-      throw new CliError(`--status-mix: "${key.trim()}" is not one of ${MIX_KEYS.join(', ')}`)
-    }
-    mix[name] = wholeNumber(`--status-mix ${name}`, weight.trim(), 1_000_000)
+    weights[key.trim()] = /^[0-9]{1,7}$/.test(weight.trim()) ? Number(weight.trim()) : Number.NaN
   }
-  if (MIX_KEYS.every((key) => mix[key] === 0)) throw new CliError('--status-mix needs at least one weight above 0')
-  return mix
+  const mix = parseStatusMix(weights)
+  if (!mix.ok) throw new CliError(`--status-mix: ${mix.error}`)
+  return mix.value
 }

@@ -8,7 +8,8 @@ export type SeedRequest = SeedOptions & { readonly count: number }
 /** The most animals one seed request adds. */
 export const MAX_SEED_COUNT = 1_000_000
 
-const MIX_KEYS = ['available', 'pending', 'sold', 'none'] as const
+/** The weights a status mix has: one per status, and `none` for animals without one. */
+export const STATUS_MIX_KEYS = ['available', 'pending', 'sold', 'none'] as const
 
 /**
  * Reads `{"count": n, "seed"?: n, "statusMix"?: {"available": w, "pending": w, "sold": w, "none": w}}`.
@@ -25,24 +26,28 @@ export function parseSeedRequest(input: unknown): Result<SeedRequest, ApiError> 
   if (!isWhole(count, 1, MAX_SEED_COUNT)) return fail(invalid(`Field 'count' must be a whole number from 1 to ${MAX_SEED_COUNT}.`))
   if (seed !== undefined && !isWhole(seed, 0, 2 ** 32 - 1)) return fail(invalid("Field 'seed' must be a whole number from 0 to 4294967295."))
   if (statusMix === undefined) return ok(seed === undefined ? { count } : { count, seed })
-  const mix = parseMix(statusMix)
-  if (mix === undefined) {
-    return fail(invalid("Field 'statusMix' must map available, pending, sold and none to whole-number weights, one above 0."))
-  }
-  return ok(seed === undefined ? { count, statusMix: mix } : { count, seed, statusMix: mix })
+  const mix = parseStatusMix(statusMix)
+  if (!mix.ok) return fail(invalid(`Field 'statusMix': ${mix.error}`))
+  return ok(seed === undefined ? { count, statusMix: mix.value } : { count, seed, statusMix: mix.value })
 }
 
-function parseMix(value: unknown): SeedOptions['statusMix'] | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
+/**
+ * Reads relative weights of each status, e.g. `{ sold: 3, available: 1 }`; absent weights are 0,
+ * at least one must be above 0. The error says what is wrong, for a 400 or a CLI line.
+ */
+export function parseStatusMix(value: unknown): Result<NonNullable<SeedOptions['statusMix']>, string> {
+  const expected = `it maps ${STATUS_MIX_KEYS.join(', ')} to whole-number weights up to 1000000, one above 0`
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail(expected)
   const weights = value as Readonly<Record<string, unknown>>
-  if (Object.keys(weights).some((key) => !(MIX_KEYS as readonly string[]).includes(key))) return undefined
+  const unknown = Object.keys(weights).find((key) => !(STATUS_MIX_KEYS as readonly string[]).includes(key))
+  if (unknown !== undefined) return fail(`"${unknown}" is not one of ${STATUS_MIX_KEYS.join(', ')}`)
   const mix = { available: 0, pending: 0, sold: 0, none: 0 }
-  for (const key of MIX_KEYS) {
+  for (const key of STATUS_MIX_KEYS) {
     const weight = weights[key] ?? 0
-    if (!isWhole(weight, 0, 1_000_000)) return undefined
+    if (!isWhole(weight, 0, 1_000_000)) return fail(`the weight of ${key} must be a whole number from 0 to 1000000`)
     mix[key] = weight
   }
-  return MIX_KEYS.some((key) => mix[key] > 0) ? mix : undefined
+  return STATUS_MIX_KEYS.some((key) => mix[key] > 0) ? ok(mix) : fail('at least one weight must be above 0')
 }
 
 function isWhole(value: unknown, min: number, max: number): value is number {

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url'
+import { PET_STATUSES } from '../core/pets.js'
 import type { Page } from '../core/site.js'
 import { assetFile, ASSET_TYPES, ASSETS_BASE } from './asset-file.js'
 import { htmlDocument, htmlResponse } from './html.js'
@@ -59,7 +60,7 @@ Start it without that option to watch requests arrive and reset or seed the stor
 </main>`,
 })
 
-const STATUS_OPTIONS = ['available', 'pending', 'sold'].map((status) => `<option value="${status}">${status}</option>`).join('')
+const STATUS_OPTIONS = PET_STATUSES.map((status) => `<option value="${status}">${status}</option>`).join('')
 
 const DASHBOARD_HTML = htmlDocument({
   title: 'Dashboard · animals-mock',

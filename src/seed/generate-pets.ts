@@ -1,6 +1,7 @@
 import { base, en, Faker } from '@faker-js/faker'
 import { type Int64, nextInt64 } from '../core/int64.js'
 import type { NewPet, Pet, PetStatus } from '../core/pets.js'
+import { STATUS_MIX_KEYS } from '../core/seed-request.js'
 
 /** The categories generated animals belong to; the spec shows only the `categoryId` reference. */
 export const CATEGORIES = [
@@ -53,7 +54,7 @@ export function createPetSource(options: Pick<GenerateOptions, 'seed' | 'statusM
   const faker = new Faker({ locale: [en, base], seed: options.seed })
   const categories = CATEGORIES.map(({ id, weight }) => ({ value: id, weight }))
   const mix = options.statusMix ?? DEFAULT_STATUS_MIX
-  const statuses = (['available', 'pending', 'sold', 'none'] as const)
+  const statuses = STATUS_MIX_KEYS
     .map((value) => ({ value, weight: mix[value] }))
     .filter(({ weight }) => weight > 0)
   return () => {
