@@ -127,3 +127,17 @@ it('applies --latency to every API answer', async () => {
   const bad = await runCli(['serve', '--latency', 'slow'])
   expect(bad.code).toBe(2)
 })
+
+it('seeds with a status mix, and refuses a bad one in one line naming what is wrong', async () => {
+  const sold = await runCli(['seed', '--count', '40', '--status-mix', 'sold=1'])
+  expect(sold.code).toBe(0)
+  expect(new Set((JSON.parse(sold.stdout) as Pet[]).map((pet) => pet.status))).toEqual(new Set(['sold']))
+  const mixed = await runCli(['seed', '--count', '200', '--status-mix', 'sold=1,none=1'])
+  expect(new Set((JSON.parse(mixed.stdout) as Pet[]).map((pet) => pet.status ?? 'none'))).toEqual(new Set(['sold', 'none']))
+  for (const [mix, says] of [['lost=1', '"lost" is not one of'], ['sold=x', 'weight of sold'], ['sold=0', 'above 0']] as const) {
+    const bad = await runCli(['seed', '--count', '3', '--status-mix', mix])
+    expect(bad.code, mix).toBe(2)
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1)
+    expect(bad.stderr).toContain(says)
+  }
+})
