@@ -94,8 +94,6 @@ function parseRecord(body: unknown, withId: boolean): Result<NewPet | Pet, ApiEr
     return fail(invalidBody(`The ${withId ? 'record' : 'request body'} must be a JSON object with name and categoryId.`))
   }
   const fields = body as Readonly<Record<string, unknown>>
-  const valid = validRecord(fields, withId)
-  if (valid !== undefined) return ok(valid)
   const field = (key: string): unknown => (Object.hasOwn(fields, key) ? fields[key] : undefined)
   const problems: string[] = []
   const id = readInt64(field('id'))
@@ -119,21 +117,6 @@ function parseRecord(body: unknown, withId: boolean): Result<NewPet | Pet, ApiEr
   }
   const newPet: NewPet = isPetStatus(status) ? { name, categoryId, status } : { name, categoryId }
   return ok(withId && id !== undefined ? { id, ...newPet } : newPet)
-}
-
-/** The record when every field is right, the usual case, checked without building any message. */
-function validRecord(fields: Readonly<Record<string, unknown>>, withId: boolean): NewPet | Pet | undefined {
-  const own = (key: string): unknown => (Object.hasOwn(fields, key) ? fields[key] : undefined)
-  const name = own('name')
-  const categoryId = readInt64(own('categoryId'))
-  const status = own('status')
-  const id = withId ? readInt64(own('id')) : undefined
-  if (typeof name !== 'string' || categoryId === undefined || (withId && id === undefined)) return undefined
-  if (status !== undefined || Object.hasOwn(fields, 'status')) {
-    if (!isPetStatus(status)) return undefined
-    return id === undefined ? { name, categoryId, status } : { id, name, categoryId, status }
-  }
-  return id === undefined ? { name, categoryId } : { id, name, categoryId }
 }
 
 /** A JSON integer as the body parser left it: a safe `number` or an exact `bigint`. */
