@@ -15,7 +15,7 @@ import { LOAD_GENERATOR } from './load.js'
 import { compareWithBare } from './throughput.js'
 
 const QUICK = process.env.BENCH_QUICK === '1'
-const RUNS = QUICK ? 2 : 7
+const RUNS = QUICK ? 2 : 11
 const SECONDS = QUICK ? 1 : 2
 const verdicts: { readonly target: string; readonly measured: string; readonly held: boolean }[] = []
 const verdict = (target: string, measured: string, held: boolean): void => void verdicts.push({ target, measured, held })

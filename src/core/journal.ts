@@ -92,23 +92,32 @@ export function createJournal(capacity = 1000): Journal {
   let next = 0
   let seq = 0
   const decoder = new TextDecoder()
+  // A busy fake records thousands of requests between two garbage collections, and each request
+  // comes with its own copies of a path, a query and headers that are mostly the same as a moment
+  // ago. Kept as they come, every one would be copied and promoted by the collector, which costs
+  // more than answering the request; kept as the equal value seen just before, they die young.
+  const paths = createRecentValues<string>(sameValue)
+  const searches = createRecentValues<string>(sameValue)
+  const headerSets = createRecentValues<Fields>(sameFields)
+  const bodies = createRecentValues<Uint8Array>(sameBytes)
   return {
     capacity,
     record({ request, receivedAt, tenant, status, forced, delayMs }) {
       seq += 1
+      const { body } = request
       const stored: Stored = {
         seq,
         receivedAt,
         tenant,
         method: request.method,
         basePath: request.basePath,
-        path: request.path,
-        search: request.search,
+        path: paths.intern(request.path),
+        search: searches.intern(request.search),
         status,
         forced,
         delayMs,
-        headers: request.headers,
-        body: request.body === undefined ? undefined : request.body.slice(0, BODY_LIMIT),
+        headers: headerSets.intern(request.headers),
+        body: body === undefined ? undefined : bodies.intern(body.length > BODY_LIMIT ? body.subarray(0, BODY_LIMIT) : body, copyBytes),
       }
       // Filling up, entries are pushed in order; once full, `next` is the oldest, overwritten next.
       if (ring.length < capacity) ring.push(stored)
@@ -131,6 +140,60 @@ export function createJournal(capacity = 1000): Journal {
   function chronological(): Stored[] {
     return next === 0 ? ring : [...ring.slice(next), ...ring.slice(0, next)]
   }
+}
+
+/** How many distinct recent values each kind of field remembers. */
+const RECENT_VALUES = 8
+
+type RecentValues<T> = {
+  /** The remembered value equal to `value`, or `value` itself (made by `keep` when given), now remembered. */
+  intern(value: T, keep?: (value: T) => T): T
+}
+
+function createRecentValues<T>(same: (a: T, b: T) => boolean): RecentValues<T> {
+  const recent: T[] = []
+  let oldest = 0
+  return {
+    intern(value, keep) {
+      for (let i = 0; i < recent.length; i++) {
+        const seen = recent[i] as T
+        if (same(seen, value)) return seen
+      }
+      const kept = keep === undefined ? value : keep(value)
+      if (recent.length < RECENT_VALUES) recent.push(kept)
+      else {
+        recent[oldest] = kept
+        oldest = (oldest + 1) % RECENT_VALUES
+      }
+      return kept
+    },
+  }
+}
+
+function sameValue(a: string, b: string): boolean {
+  return a === b
+}
+
+function sameFields(a: Fields, b: Fields): boolean {
+  if (a === b) return true
+  let names = 0
+  for (const name in a) {
+    if (a[name] !== b[name]) return false
+    names += 1
+  }
+  for (const _ in b) names -= 1
+  return names === 0
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
+// The request's body belongs to the transport, which may reuse its memory.
+function copyBytes(bytes: Uint8Array): Uint8Array {
+  return bytes.slice()
 }
 
 function matches(entry: Stored, filter: JournalFilter): boolean {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { INTERNAL_ERROR } from '../core/errors.js'
-import { type Fields, type Handler, isDropped, type PlainRequest, type Reply } from '../core/http.js'
+import { type Fields, type Handler, isDropped, type PlainRequest, type PlainResponse, type Reply } from '../core/http.js'
 import { MAX_BODY_BYTES } from '../core/json-body.js'
 
 /** One request as a request log shows it: never the query, headers or body, which may carry credentials. */
@@ -24,6 +24,8 @@ export type Adapter = {
 type ServerContext = Adapter & {
   /** Header lists by the frozen header sets the core answers with; see `headerList`. */
   readonly headerLists: WeakMap<Fields, readonly string[]>
+  /** Bodies answered with those header sets, encoded; see `bodyBytes`. */
+  readonly bodies: Map<string, Buffer>
 }
 
 /**
@@ -31,7 +33,7 @@ type ServerContext = Adapter & {
  * and copies the reply back. It holds no rule of the service.
  */
 export function createRequestListener(adapter: Adapter): (req: IncomingMessage, res: ServerResponse) => void {
-  const server: ServerContext = { ...adapter, headerLists: new WeakMap() }
+  const server: ServerContext = { ...adapter, headerLists: new WeakMap(), bodies: new Map() }
   return (req, res) => receive(server, req, res)
 }
 
@@ -113,8 +115,10 @@ function deliver(exchanging: Exchanging, reply: Reply): void {
     report(exchanging, null)
     return
   }
-  res.writeHead(reply.status, headerList(exchanging.server.headerLists, reply.headers, reply.body))
-  res.end(reply.body)
+  const { server } = exchanging
+  const bytes = bodyBytes(server.bodies, reply)
+  res.writeHead(reply.status, headerList(server.headerLists, reply.headers, bytes))
+  res.end(bytes)
   report(exchanging, reply.status)
 }
 
@@ -128,7 +132,7 @@ function report(exchanging: Exchanging, status: number | null): void {
 // Headers go to writeHead as one flat list, where an object, or a setHeader beside it, costs Node
 // a merge on every response. The core answers most requests with frozen constant header sets, so
 // their lists are built once.
-function headerList(headerLists: WeakMap<Fields, readonly string[]>, headers: Fields, body: string | undefined): string[] {
+function headerList(headerLists: WeakMap<Fields, readonly string[]>, headers: Fields, body: Buffer | undefined): string[] {
   let list = headerLists.get(headers)
   if (list === undefined) {
     const flat: string[] = []
@@ -140,9 +144,30 @@ function headerList(headerLists: WeakMap<Fields, readonly string[]>, headers: Fi
   return withLength([...list], body)
 }
 
-function withLength(list: string[], body: string | undefined): string[] {
-  if (body !== undefined) list.push('content-length', String(Buffer.byteLength(body)))
+function withLength(list: string[], body: Buffer | undefined): string[] {
+  if (body !== undefined) list.push('content-length', String(body.length))
   return list
+}
+
+// How many encoded bodies are kept; past it they are all forgotten, so odd traffic cannot make
+// the cache grow without end.
+const BODIES_KEPT = 256
+
+// Node writes a string body by joining it to the header text and encoding the whole in the write
+// itself; a Buffer goes out as it is. The core answers lists and found animals with the very same
+// string while the store is unchanged, and with a frozen header set, so those bodies are encoded
+// once. Others (a created animal, with its own Location) are encoded each time.
+function bodyBytes(bodies: Map<string, Buffer>, reply: PlainResponse): Buffer | undefined {
+  const { body } = reply
+  if (body === undefined) return undefined
+  if (!Object.isFrozen(reply.headers)) return Buffer.from(body)
+  let bytes = bodies.get(body)
+  if (bytes === undefined) {
+    if (bodies.size >= BODIES_KEPT) bodies.clear()
+    bytes = Buffer.from(body)
+    bodies.set(body, bytes)
+  }
+  return bytes
 }
 
 function pathOf(target: string): string {

@@ -1,5 +1,5 @@
 import { expect, it, vi } from 'vitest'
-import { BATCH_MS, clockText, createBatchedWriter, createRequestLog, toJsonLine, toTextLine, useColour } from '../../src/cli/request-log.js'
+import { BATCH_BYTES, BATCH_MS, clockText, createBatchedWriter, createRequestLog, toJsonLine, toTextLine, useColour } from '../../src/cli/request-log.js'
 import type { Exchange } from '../../src/node/server.js'
 
 const at = new Date(2026, 0, 1, 12, 0, 1, 250)
@@ -58,7 +58,7 @@ it('writes the lines gathered over a short while at once, in order, and flushes 
   vi.useFakeTimers()
   try {
     const writes: string[] = []
-    const out = createBatchedWriter((text) => writes.push(text))
+    const out = createBatchedWriter((bytes) => writes.push(Buffer.from(bytes).toString('utf8')))
     out.write('a\n')
     vi.advanceTimersByTime(BATCH_MS - 1)
     out.write('b\n')
@@ -70,6 +70,32 @@ it('writes the lines gathered over a short while at once, in order, and flushes 
     expect(writes).toEqual(['a\nb\n', 'c\n'])
     vi.advanceTimersByTime(BATCH_MS)
     expect(writes).toHaveLength(2)
+  } finally {
+    vi.useRealTimers()
+  }
+})
+
+it('sends a full batch early, keeps every line whole, and passes a line larger than a batch on alone', () => {
+  vi.useFakeTimers()
+  try {
+    const writes: string[] = []
+    const sizes: number[] = []
+    const out = createBatchedWriter((bytes) => {
+      sizes.push(bytes.length)
+      writes.push(Buffer.from(bytes).toString('utf8'))
+    })
+    const line = `GET /v1/pets/ünïcödé-${'x'.repeat(1000)}\n`
+    const lines = Array.from({ length: 200 }, (_, i) => `${i} ${line}`)
+    for (const each of lines) out.write(each)
+    // 200 lines of about 1 kB fill more than three batches, sent before the timer fires.
+    expect(writes.length).toBeGreaterThanOrEqual(3)
+    for (const size of sizes) expect(size).toBeLessThanOrEqual(BATCH_BYTES)
+    const huge = `${'y'.repeat(BATCH_BYTES)}\n`
+    out.write(huge)
+    vi.advanceTimersByTime(BATCH_MS)
+    expect(writes.join('')).toBe([...lines, huge].join(''))
+    expect(writes.at(-1)).toBe(huge)
+    for (const batch of writes) expect(batch.endsWith('\n')).toBe(true)
   } finally {
     vi.useRealTimers()
   }

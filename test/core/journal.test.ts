@@ -1,0 +1,52 @@
+import { expect, it } from 'vitest'
+import type { Fields, PlainRequest } from '../../src/core/http.js'
+import { BODY_LIMIT, createJournal } from '../../src/core/journal.js'
+
+const request = (path: string, headers: Fields, body?: Uint8Array): PlainRequest => ({
+  method: body === undefined ? 'GET' : 'POST',
+  path,
+  basePath: '/v1',
+  search: `q=${path.length}`,
+  headers,
+  body,
+})
+
+// The journal keeps a value equal to one seen a moment before as that one (see createRecentValues):
+// whatever the mix of repeated and new values, each entry must still show exactly its own request.
+it('shows each request exactly as it came, however its paths, headers and bodies repeat', () => {
+  const journal = createJournal(100)
+  const sent: PlainRequest[] = []
+  for (let i = 0; i < 60; i++) {
+    // Twelve distinct values of each field, more than are remembered, in an order that repeats some soon and some late.
+    const n = (i * 7) % 12
+    const headers = n % 3 === 0 ? { accept: 'application/json' } : { accept: 'application/json', 'x-client': `c${n}` }
+    const body = i % 2 === 0 ? undefined : new TextEncoder().encode(`{"name":"Pet ${n}"}`)
+    const each = request(`/pets/${n}`, headers, body)
+    sent.push(each)
+    journal.record({ request: each, receivedAt: 0, tenant: null, status: 200, forced: false, delayMs: 0 })
+  }
+  const entries = journal.entries()
+  expect(entries).toHaveLength(60)
+  entries.forEach((entry, i) => {
+    const each = sent[i] as PlainRequest
+    expect(entry.path).toBe(`/v1${each.path}`)
+    expect(entry.query).toBe(each.search)
+    expect(entry.headers).toEqual(each.headers)
+    expect(entry.body).toBe(each.body === undefined ? undefined : new TextDecoder().decode(each.body))
+  })
+})
+
+it('keeps its own copy of a body, cut at BODY_LIMIT, whatever the transport does with its bytes later', () => {
+  const journal = createJournal(10)
+  const bytes = new TextEncoder().encode(`"${'x'.repeat(BODY_LIMIT + 10)}"`)
+  const short = new TextEncoder().encode('{"name":"Rex"}')
+  for (const body of [bytes, short, short]) {
+    journal.record({ request: request('/pets', {}, body), receivedAt: 0, tenant: null, status: 201, forced: false, delayMs: 0 })
+  }
+  bytes.fill(0)
+  short.fill(0)
+  const [long, first, second] = journal.entries()
+  expect(long?.body).toBe(`"${'x'.repeat(BODY_LIMIT - 1)}`)
+  expect(first?.body).toBe('{"name":"Rex"}')
+  expect(second?.body).toBe('{"name":"Rex"}')
+})
