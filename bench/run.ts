@@ -31,7 +31,7 @@ console.log('| route | bare req/s | fake req/s | bare p50 / p99 ms | fake p50 / 
 console.log('|---|---:|---:|---:|---:|---:|---:|')
 for (const { route, bare, fake, ratio } of await compareWithBare(RUNS, SECONDS)) {
   console.log(`| \`${route.name}\` | ${rps(bare.rps)} | ${rps(fake.rps)} | ${fixed(bare.p50)} / ${fixed(bare.p99)} | ${fixed(fake.p50)} / ${fixed(fake.p99)} | **${fixed(ratio)}** | ≥ ${route.target} |`)
-  verdict(`fake / bare on ${route.name} ≥ ${route.target}`, fixed(ratio), ratio >= route.target && fake.errors === 0)
+  verdict(`fake / bare on ${route.name} ≥ ${route.target}`, fixed(ratio, 3), ratio >= route.target && fake.errors === 0)
 }
 
 console.log('\n## As the store grows (fake only, the animal asked for by id in the middle)\n')
@@ -66,13 +66,13 @@ console.log('\n## Start-up: spawn to the first 200 from GET /v1/pets (default fi
 const startup = await compareStartup(QUICK ? 5 : 11)
 console.log('| bare node:http | animals-mock serve | fake / bare | target |\n|---:|---:|---:|---:|')
 console.log(`| ${fixed(startup.bareMs, 0)} ms | ${fixed(startup.fakeMs, 0)} ms | **${fixed(startup.ratio)}** | ≤ 2 |`)
-verdict('start-up fake / bare ≤ 2', fixed(startup.ratio), startup.ratio <= 2)
+verdict('start-up fake / bare ≤ 2', fixed(startup.ratio, 3), startup.ratio <= 2)
 
 console.log('\n## msw: the fake\'s handlers against a constant handler, same process (setupServer)\n')
 console.log('| route | requests | fake | constant | fake / constant | target |\n|---|---:|---:|---:|---:|---:|')
 for (const figure of await measureMswOverhead(QUICK ? { requests: 2_000, rounds: 1, warmUp: 500 } : { requests: 5_000, rounds: 3, warmUp: 1_000 })) {
   console.log(`| \`${figure.route}\` | ${rps(figure.requests)} | ${fixed(figure.fakeMs, 0)} ms | ${fixed(figure.constantMs, 0)} ms | **${fixed(figure.ratio)}** | ≤ 1.5 |`)
-  verdict(`msw ${figure.route}: fake / constant ≤ 1.5`, fixed(figure.ratio), figure.ratio <= 1.5)
+  verdict(`msw ${figure.route}: fake / constant ≤ 1.5`, fixed(figure.ratio, 3), figure.ratio <= 1.5)
 }
 
 console.log('\n## Verdicts\n')

@@ -191,9 +191,10 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true
 }
 
-// The request's body belongs to the transport, which may reuse its memory.
+// The request's body belongs to the transport, which may reuse its memory (and Node's Buffer,
+// whose slice() is a view of a shared 8 KiB slab, would keep the whole slab alive).
 function copyBytes(bytes: Uint8Array): Uint8Array {
-  return bytes.slice()
+  return new Uint8Array(bytes)
 }
 
 function matches(entry: Stored, filter: JournalFilter): boolean {

@@ -24,7 +24,7 @@ export type Adapter = {
 type ServerContext = Adapter & {
   /** Header lists by the frozen header sets the core answers with; see `headerList`. */
   readonly headerLists: WeakMap<Fields, readonly string[]>
-  /** Bodies answered with those header sets, encoded; see `bodyBytes`. */
+  /** Bodies answered with those header sets, encoded; see `bodyToSend`. */
   readonly bodies: Map<string, Buffer>
 }
 
@@ -116,9 +116,9 @@ function deliver(exchanging: Exchanging, reply: Reply): void {
     return
   }
   const { server } = exchanging
-  const bytes = bodyBytes(server.bodies, reply)
-  res.writeHead(reply.status, headerList(server.headerLists, reply.headers, bytes))
-  res.end(bytes)
+  const body = bodyToSend(server.bodies, reply)
+  res.writeHead(reply.status, headerList(server.headerLists, reply.headers, body))
+  res.end(body)
   report(exchanging, reply.status)
 }
 
@@ -132,7 +132,7 @@ function report(exchanging: Exchanging, status: number | null): void {
 // Headers go to writeHead as one flat list, where an object, or a setHeader beside it, costs Node
 // a merge on every response. The core answers most requests with frozen constant header sets, so
 // their lists are built once.
-function headerList(headerLists: WeakMap<Fields, readonly string[]>, headers: Fields, body: Buffer | undefined): string[] {
+function headerList(headerLists: WeakMap<Fields, readonly string[]>, headers: Fields, body: Buffer | string | undefined): string[] {
   let list = headerLists.get(headers)
   if (list === undefined) {
     const flat: string[] = []
@@ -144,8 +144,8 @@ function headerList(headerLists: WeakMap<Fields, readonly string[]>, headers: Fi
   return withLength([...list], body)
 }
 
-function withLength(list: string[], body: Buffer | undefined): string[] {
-  if (body !== undefined) list.push('content-length', String(body.length))
+function withLength(list: string[], body: Buffer | string | undefined): string[] {
+  if (body !== undefined) list.push('content-length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.length))
   return list
 }
 
@@ -154,13 +154,13 @@ function withLength(list: string[], body: Buffer | undefined): string[] {
 const BODIES_KEPT = 256
 
 // Node writes a string body by joining it to the header text and encoding the whole in the write
-// itself; a Buffer goes out as it is. The core answers lists and found animals with the very same
-// string while the store is unchanged, and with a frozen header set, so those bodies are encoded
-// once. Others (a created animal, with its own Location) are encoded each time.
-function bodyBytes(bodies: Map<string, Buffer>, reply: PlainResponse): Buffer | undefined {
+// itself, which is the cheapest for a body sent once (a created animal, with its own Location); a
+// Buffer goes out as it is, after the header. The core answers lists and found animals with the
+// very same string while the store is unchanged, and with a frozen header set: those bodies are
+// encoded once and sent as Buffers, so a long list is not copied and encoded on every request.
+function bodyToSend(bodies: Map<string, Buffer>, reply: PlainResponse): Buffer | string | undefined {
   const { body } = reply
-  if (body === undefined) return undefined
-  if (!Object.isFrozen(reply.headers)) return Buffer.from(body)
+  if (body === undefined || !Object.isFrozen(reply.headers)) return body
   let bytes = bodies.get(body)
   if (bytes === undefined) {
     if (bodies.size >= BODIES_KEPT) bodies.clear()
