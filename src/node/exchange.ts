@@ -149,9 +149,10 @@ function withLength(list: string[], body: Buffer | string | undefined): string[]
   return list
 }
 
-// How many encoded bodies are kept; past it they are all forgotten, so odd traffic cannot make
-// the cache grow without end.
+// How many encoded bodies are kept, past which they are all forgotten, and the longest kept (in
+// characters): the cache stays bounded however odd the traffic.
 const BODIES_KEPT = 256
+const LONGEST_BODY_KEPT = 64 * 1024
 
 // Node writes a string body by joining it to the header text and encoding the whole in the write
 // itself, which is the cheapest for a body sent once (a created animal, with its own Location); a
@@ -160,7 +161,7 @@ const BODIES_KEPT = 256
 // encoded once and sent as Buffers, so a long list is not copied and encoded on every request.
 function bodyToSend(bodies: Map<string, Buffer>, reply: PlainResponse): Buffer | string | undefined {
   const { body } = reply
-  if (body === undefined || !Object.isFrozen(reply.headers)) return body
+  if (body === undefined || body.length > LONGEST_BODY_KEPT || !Object.isFrozen(reply.headers)) return body
   let bytes = bodies.get(body)
   if (bytes === undefined) {
     if (bodies.size >= BODIES_KEPT) bodies.clear()
