@@ -44,3 +44,33 @@ it('reports a dropped connection with no status', async () => {
   const [dropped] = await reported(1)
   expect(dropped).toMatchObject({ method: 'GET', path: '/v1/pets', status: null })
 })
+
+// Lists and found animals go out as bytes encoded once per body (see bodyToSend in exchange.ts):
+// each answer must still carry its own body with its length in bytes, and a changed store a new body.
+it('answers repeated and changed bodies with their own bytes and lengths, names outside ASCII included', async () => {
+  const get = async (path: string): Promise<{ length: string | null; text: string }> => {
+    const response = await fetch(`${server.url}/v1${path}`, { headers: { authorization: `Bearer ${TEST_KEY}` } })
+    const text = await response.text()
+    return { length: response.headers.get('content-length'), text }
+  }
+  const before = await get('/pets?limit=100')
+  expect(await get('/pets?limit=100')).toEqual(before)
+  const created = await fetch(`${server.url}/v1/pets`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Renée 🐕 Ünal', categoryId: 2 }),
+  })
+  const createdText = await created.text()
+  expect(created.headers.get('content-length')).toBe(String(Buffer.byteLength(createdText)))
+  const { id } = JSON.parse(createdText) as { id: number }
+  for (let i = 0; i < 2; i++) {
+    const found = await get(`/pets/${id}`)
+    expect(JSON.parse(found.text)).toMatchObject({ id, name: 'Renée 🐕 Ünal' })
+    expect(found.length).toBe(String(Buffer.byteLength(found.text)))
+    const after = await get('/pets?limit=100')
+    expect(after.text).not.toBe(before.text)
+    expect((JSON.parse(after.text) as { id: number }[]).at(-1)?.id).toBe(id)
+    expect(after.length).toBe(String(Buffer.byteLength(after.text)))
+  }
+  await reported(7)
+})
