@@ -58,6 +58,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const { app, onExchange } = options
   const onError = options.onError ?? ((error: unknown) => console.error(error))
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts }
+  const listener = createRequestListener({ app, onError, onExchange })
   const server = createServer(
     {
       // Without a Host header Node would answer 400 itself, with no Error body; the fake has no use for Host.
@@ -68,9 +69,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       // Node checks the two timeouts above on this interval (30 s by default, far too coarse here).
       connectionsCheckingInterval: Math.max(50, Math.min(1000, timeouts.headersMs / 4)),
     },
-    createRequestListener({ app, onError, onExchange }),
+    listener.onRequest,
   )
-  server.on('clientError', answerClientError)
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    listener.sendWaitingAnswers()
+    answerClientError(error, socket)
+  })
   const host = options.host ?? '127.0.0.1'
   await listen(server, options.port ?? 0, host)
   const { port } = server.address() as AddressInfo

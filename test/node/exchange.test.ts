@@ -45,7 +45,7 @@ it('reports a dropped connection with no status', async () => {
   expect(dropped).toMatchObject({ method: 'GET', path: '/v1/pets', status: null })
 })
 
-// Lists and found animals go out as bytes encoded once per body (see bodyToSend in exchange.ts):
+// Lists and found animals go out as bytes encoded once per body (see encodedAnswer in exchange.ts):
 // each answer must still carry its own body with its length in bytes, and a changed store a new body.
 it('answers repeated and changed bodies with their own bytes and lengths, names outside ASCII included', async () => {
   const get = async (path: string): Promise<{ length: string | null; text: string }> => {
@@ -73,4 +73,42 @@ it('answers repeated and changed bodies with their own bytes and lengths, names 
     expect(after.length).toBe(String(Buffer.byteLength(after.text)))
   }
   await reported(7)
+})
+
+// Answers are written together at the end of a turn of the event loop (see sendOutbox in
+// exchange.ts): a burst of requests on separate connections must each get their own answer.
+it('answers a burst of requests on separate connections, each with its own animal', async () => {
+  const ids = fake.snapshot().slice(0, 24).map((pet) => Number(pet.id))
+  const answers = await Promise.all(
+    ids.map(async (id) => {
+      const response = await fetch(`${server.url}/v1/pets/${id}`, {
+        headers: { authorization: `Bearer ${TEST_KEY}`, connection: 'close' },
+      })
+      return (await response.json()) as { id: number }
+    }),
+  )
+  expect(answers.map(({ id }) => id)).toEqual(ids)
+  await reported(ids.length)
+})
+
+it('reports an answer that cannot be written to onError and closes its connection; the others still go out', async () => {
+  const errors: unknown[] = []
+  const broken = await startServer({
+    app: {
+      // A header value with a line break: node:http refuses to write it.
+      handle: (request) => ({ status: 200, headers: request.path === '/bad' ? { 'x-broken': 'a\nb' } : {}, body: request.path }),
+    },
+    onError: (error) => errors.push(error),
+  })
+  try {
+    const [bad, ...good] = await Promise.allSettled(
+      ['/bad', ...Array.from({ length: 8 }, (_, i) => `/good-${i}`)].map(async (path) => (await fetch(`${broken.url}${path}`, { headers: { connection: 'close' } })).text()),
+    )
+    expect(bad?.status).toBe('rejected')
+    expect(good.map((answer) => (answer.status === 'fulfilled' ? answer.value : answer.reason))).toEqual(Array.from({ length: 8 }, (_, i) => `/good-${i}`))
+    expect(errors).toHaveLength(1)
+    expect(errors[0]).toMatchObject({ code: 'ERR_INVALID_CHAR' })
+  } finally {
+    await broken.close()
+  }
 })
