@@ -14,7 +14,10 @@ export type SizeFigures = {
   readonly rssBytes: number
   /** Medians per route, in the order of `benchRoutes`. */
   readonly routes: readonly LoadResult[]
-  /** Per route, the median over rounds of this size's throughput over the smallest size's. */
+  /**
+   * Per route, this size's throughput relative to the smallest size's: the median over rounds of
+   * its share of the round's mean, over the smallest size's median share.
+   */
   readonly relative: readonly number[]
 }
 
@@ -57,10 +60,17 @@ export async function compareStoreSizes(runs: number, seconds: number): Promise<
         for (const [f, result] of results) samples[f]?.[r]?.push(result)
       }
     }
-    // Each round measures the sizes back to back, so a round's ratio to the smallest store cancels
-    // the drift of the shared machine between rounds.
-    const relativeTo = (f: number, r: number): number =>
-      median((samples[f]?.[r] ?? []).map((run, round) => run.rps / (samples[0]?.[r]?.[round]?.rps ?? Number.NaN)))
+    // Each round measures the sizes back to back, so a round's ratios cancel the drift of the
+    // shared machine between rounds. Each size is taken against the mean of its round, not against
+    // one other size, so that one slow second of the reference does not move the others.
+    const share = (f: number, r: number): number =>
+      median(
+        (samples[f]?.[r] ?? []).map((run, round) => {
+          const inRound = samples.map((size) => size[r]?.[round]?.rps ?? Number.NaN)
+          return run.rps / (inRound.reduce((sum, rps) => sum + rps, 0) / inRound.length)
+        }),
+      )
+    const relativeTo = (f: number, r: number): number => share(f, r) / share(0, r)
     return fakes.map(({ size, seedMs }, f) => ({
       size,
       seedMs,
