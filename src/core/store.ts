@@ -88,8 +88,9 @@ export function createStore(options: StoreOptions = {}): Store {
   let byStatus = emptyStatusLists()
   let nextId: Int64 | undefined = 1
   let revision = 0
-  // At most 4 filters x 100 limits entries; emptied whenever the store changes.
-  const listCache = new Map<string, string>()
+  // At most 4 filters x 100 limits entries; emptied whenever the store changes. Keyed by a number
+  // made of the two, which costs no string per request.
+  const listCache = new Map<number, string>()
   let cachedRevision = -1
 
   function add(id: Int64, text: string, status: PetStatus | undefined): void {
@@ -137,10 +138,13 @@ export function createStore(options: StoreOptions = {}): Store {
         listCache.clear()
         cachedRevision = revision
       }
-      const key = `${status ?? ''}${limit}`
+      const texts = status === undefined ? ordered : byStatus[status]
+      // Only a whole limit below 2^32 makes an exact key; the API's are 1 to 100.
+      if (limit >>> 0 !== limit) return jsonArray(texts, limit)
+      const key = limit * 4 + (status === undefined ? 0 : STATUS_SLOT[status])
       let json = listCache.get(key)
       if (json === undefined) {
-        json = `[${(status === undefined ? ordered : byStatus[status]).slice(0, limit).join(',')}]`
+        json = jsonArray(texts, limit)
         listCache.set(key, json)
       }
       return json
@@ -167,6 +171,12 @@ export function createStore(options: StoreOptions = {}): Store {
     texts: () => ordered.slice(),
     all: () => ordered.map(readPet),
   }
+}
+
+const STATUS_SLOT: Readonly<Record<PetStatus, number>> = { available: 1, pending: 2, sold: 3 }
+
+function jsonArray(texts: readonly string[], limit: number): string {
+  return `[${texts.slice(0, limit).join(',')}]`
 }
 
 function toAnimalSet(pets: readonly Pet[] | AnimalSet): AnimalSet {

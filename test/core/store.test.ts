@@ -67,6 +67,17 @@ it('rebuilds a list answer only after the store changed', () => {
   expect(store.listJson(20)).toBe(first)
 })
 
+it('caches each list answer under its own limit and status, huge limits included', () => {
+  const store = createStore({ initial: [rex, tom, { ...rex, id: 2 }, { ...rex, id: 7, status: 'pending' }, { ...rex, id: 3, status: 'available' }] })
+  const statuses = [undefined, 'available', 'pending', 'sold'] as const
+  const limits = [1, 2, 3, 2 ** 40, Number.MAX_SAFE_INTEGER - 1, Number.MAX_SAFE_INTEGER]
+  for (let pass = 0; pass < 2; pass++) {
+    for (const limit of limits) {
+      for (const status of statuses) expect(store.listJson(limit, status)).toBe(`[${store.list(limit, status).join(',')}]`)
+    }
+  }
+})
+
 it('resets to its initial animals and counter, and refuses duplicate ids on replace', () => {
   const store = createStore({ initial: [rex] })
   store.create({ name: 'a', categoryId: 1 })

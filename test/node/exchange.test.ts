@@ -112,3 +112,29 @@ it('reports an answer that cannot be written to onError and closes its connectio
     await broken.close()
   }
 })
+
+// Header names are lower-cased through a bounded cache (see joinedHeaders in exchange.ts).
+it('reads header names however they are spelled, more distinct names than it remembers included', async () => {
+  const { request } = await import('node:http')
+  const send = (headers: Record<string, string>): Promise<number> =>
+    new Promise((resolve, reject) => {
+      const req = request(`${server.url}/v1/pets?limit=1`, { headers: { ...headers, connection: 'close' } }, (res) => {
+        res.resume()
+        res.on('end', () => resolve(res.statusCode ?? 0))
+      })
+      req.on('error', reject).end()
+    })
+  fake.clearJournal()
+  const many = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`X-Name-${i}`, String(i)]))
+  for (const spelling of ['AUTHORIZATION', 'Authorization', 'aUtHoRiZaTiOn']) {
+    expect(await send({ ...many, [spelling]: `Bearer ${TEST_KEY}` })).toBe(200)
+  }
+  expect(await send({ ...many, Authorization: 'Bearer not-a-key' })).toBe(401)
+  const entries = fake.journal()
+  expect(entries).toHaveLength(4)
+  for (const entry of entries) {
+    expect(entry.headers['x-name-299']).toBe('299')
+    expect(Object.keys(entry.headers).every((name) => name === name.toLowerCase())).toBe(true)
+  }
+  await reported(4)
+})
