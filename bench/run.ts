@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: the fake against a bare node:http server answering the same bytes, flatness as
  * the store grows, memory, seeding, start-up and the msw path. Loopback only, bounded in time
- * (about 13 minutes; BENCH_QUICK=1 for about 3). Ratios count, absolute numbers do not: the machine
+ * (about 10 minutes; BENCH_QUICK=1 for about 2). Ratios count, absolute numbers do not: the machine
  * is shared and noisy, so every comparison is measured side by side in the same run, medians of
  * several runs. Prints markdown tables and a verdict per target; exits 1 when one is missed.
  */

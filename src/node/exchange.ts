@@ -22,7 +22,7 @@ export type Adapter = {
 }
 
 type ServerContext = Adapter & {
-  /** Header lists by the frozen header sets the core answers with; see `headerList`. */
+  /** Header lists by the frozen header sets the core answers with; see `constantHeaderList`. */
   readonly headerLists: WeakMap<Fields, readonly string[]>
   /** Bodies answered with those header sets, encoded; see `encodedAnswer`. */
   readonly answers: Map<string, EncodedAnswer>
@@ -136,8 +136,8 @@ function deliver(exchanging: Exchanging, reply: Reply): void {
 // Answers are written together once the event loop has read every request that was ready, not
 // one by one as each is handled. On loopback a write runs the client's receiving side and wakes
 // the client when it sleeps; written one by one, with a client as fast as the server, nearly every
-// answer paid for a wake-up (on this 2-core VM: up to a third of the server's time, measured with
-// perf in `sock_def_readable`). Written together, the first wakes the client and the rest find it
+// answer paid for a wake-up (on this 2-core VM, 14 to 18% of the server's time, measured with
+// perf in `sock_def_readable`, and a client left asleep more often the slower the server). Written together, the first wakes the client and the rest find it
 // awake. An answer waits at most until the end of the current turn of the loop.
 function sendOutbox(server: ServerContext): void {
   const { outbox } = server
