@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createSite } from '../../src/core/site.js'
 import { createFake, type Fake } from '../../src/fake.js'
@@ -115,10 +116,9 @@ it('reports an answer that cannot be written to onError and closes its connectio
 
 // Header names are lower-cased through a bounded cache (see joinedHeaders in exchange.ts).
 it('reads header names however they are spelled, more distinct names than it remembers included', async () => {
-  const { request } = await import('node:http')
   const send = (headers: Record<string, string>): Promise<number> =>
     new Promise((resolve, reject) => {
-      const req = request(`${server.url}/v1/pets?limit=1`, { headers: { ...headers, connection: 'close' } }, (res) => {
+      const req = httpRequest(`${server.url}/v1/pets?limit=1`, { headers: { ...headers, connection: 'close' } }, (res) => {
         res.resume()
         res.on('end', () => resolve(res.statusCode ?? 0))
       })
