@@ -159,10 +159,11 @@ function send(exchanging: Exchanging, reply: PlainResponse): void {
     report(exchanging, null) // the client went away while the answer waited
     return
   }
-  const encoded = encodedAnswer(server, reply)
+  const { headers, body } = reply
+  const constant = Object.isFrozen(headers)
+  const encoded = constant ? encodedAnswer(server, reply) : undefined
   if (encoded === undefined) {
-    const { headers, body } = reply
-    const list = Object.isFrozen(headers) ? [...constantHeaderList(server, headers)] : flatten(headers)
+    const list = constant ? [...constantHeaderList(server, headers)] : flatten(headers)
     if (body !== undefined) list.push('content-length', String(Buffer.byteLength(body)))
     res.writeHead(reply.status, list)
     res.end(body)
@@ -216,11 +217,11 @@ const LONGEST_BODY_KEPT = 64 * 1024
 // Buffer goes out as it is, after the header. The core answers lists and found animals with the
 // very same string while the store is unchanged, and with a frozen header set: those bodies are
 // encoded once and sent as Buffers, with their header list, so a long list is not copied and
-// encoded on every request. Node only reads the list it is given.
+// encoded on every request. Node only reads the list it is given. Only for frozen header sets.
 function encodedAnswer(server: ServerContext, reply: PlainResponse): EncodedAnswer | undefined {
   const { body, headers } = reply
   const { answers } = server
-  if (body === undefined || body.length > LONGEST_BODY_KEPT || !Object.isFrozen(headers)) return undefined
+  if (body === undefined || body.length > LONGEST_BODY_KEPT) return undefined
   const known = answers.get(body)
   if (known?.headers === headers) return known
   if (answers.size >= ANSWERS_KEPT) answers.clear()
