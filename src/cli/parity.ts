@@ -2,6 +2,7 @@ import { type ParseArgsConfig, parseArgs } from 'node:util'
 import { API_BASE, createSite } from '../core/site.js'
 import { checkDeployment } from '../contracts/deployment-check.js'
 import { PARITY_PROBES } from '../contracts/parity-probes.js'
+import { PARALLEL_CREATIONS, PARITY_SCENARIOS } from '../contracts/parity-scenarios.js'
 import { formatParityText, parityPassed, summariseParity, toParityJson } from '../contracts/parity-report.js'
 import { type ParityOptions, type ParityReport, ParitySetupError, runParity } from '../contracts/parity-run.js'
 import { runMarker } from '../contracts/run-marker.js'
@@ -24,14 +25,20 @@ import {
 export const PARITY_HELP = `Usage: animals-mock parity --base-url <url> [options]
 
 Sends the same ${PARITY_PROBES.length} probe requests to the fake and to a deployment (every
-operation, the documented bad inputs, the auth cases on each operation, the
-deprecation headers) and reports every difference in status, the headers that
-matter and the body's shape (never values such as ids, names or order). Each
-difference either contradicts the spec or lies where the spec leaves the answer
-open; contradictions of the spec are reported even where both sides agree.
+operation, the documented bad inputs, values outside the constraints, the auth
+cases on each operation and the order of the checks, the deprecated operation,
+methods and paths the spec does not have), then ${PARITY_SCENARIOS.length} scenarios that take
+several requests (a refused request stores nothing, ids stay unique after
+existing data and under ${PARALLEL_CREATIONS} parallel creations, the service still answers after a
+2 MiB body). It reports every difference in status, the headers that matter and
+the body's shape (never values such as ids, names or order). A difference that
+contradicts the spec cites the sentence of the spec it breaks; every other
+difference lies where the spec leaves the answer open. Contradictions of the
+spec are reported even where both sides agree.
 
-The probes create a few animals on each side, named "Parity probe [animals-mock
-parity <run id>]" (the marker is printed); the service cannot delete them.
+The probes create a few dozen animals on each side, every one named with the
+marker "[animals-mock parity <run id>]" (printed); the service cannot delete
+them. No request body is larger than 2 MiB, and that one cannot be stored.
 
 The API key is read from ${VERIFY_KEY_ENV}, never from the command line, and never
 printed; the same key is sent to the fake.

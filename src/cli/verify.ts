@@ -1,5 +1,7 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util'
 import { checkBroker, checkDeployment } from '../contracts/deployment-check.js'
+import { type DeprecationWarning, deprecationWarnings } from '../contracts/deprecation-warnings.js'
+import { fetchBrokerPacts, readLocalPacts } from '../contracts/pact-documents.js'
 import { PACT_PARTIES } from '../contracts/pact-files.js'
 import { runMarker } from '../contracts/run-marker.js'
 import { createScrubber } from '../contracts/scrub.js'
@@ -58,6 +60,11 @@ Options:
   --verbose             also print Pact's own report to stderr (the key removed)
   -h, --help            show this help
 
+Every interaction that calls GET /pets/{petId} gets a WARN line (and a warning in
+the JSON report, system-out in JUnit): that operation is deprecated and to be
+removed on 2030-12-05; GET /pets with the status filter replaces it. Warnings
+never change the exit code.
+
 Exit codes:
   0  every interaction passed
   1  an interaction failed (the report shows which, and how)
@@ -111,6 +118,7 @@ async function run(args: readonly string[], env: NodeJS.ProcessEnv): Promise<num
   const marker = runMarker('verify', parseRunId(values['run-id']))
   const sources = await parsePactSources(values)
   await checkReachable(baseUrl, apiKey, sources, token, timeoutMs)
+  const warnings = await warningsOf(sources, token, timeoutMs, output)
 
   output.out(`animals-mock verify: ${sources.description} against ${baseUrl}\n`)
   output.out(`marker: the animals this run creates are named "<name> ${marker}"\n\n`)
@@ -130,7 +138,7 @@ async function run(args: readonly string[], env: NodeJS.ProcessEnv): Promise<num
   if (report.interactions.length === 0) {
     throw new CliError(`verification could not run: ${firstLine(report.problems[0] ?? 'the pacts hold no interactions')}`)
   }
-  await writeReports(output, report, values, { baseUrl, marker, pacts: sources.description })
+  await writeReports(output, report, values, { baseUrl, marker, pacts: sources.description }, warnings)
   if (broker?.publish === true) {
     const refused = publishingError(log)
     if (refused !== undefined) throw new CliError(`could not publish the results to ${broker.url}: ${refused}`)
@@ -158,10 +166,24 @@ async function writeReports(
   report: VerificationReport,
   files: { readonly json?: string | undefined; readonly junit?: string | undefined },
   run: { readonly baseUrl: string; readonly marker: string; readonly pacts: string },
+  warnings: readonly DeprecationWarning[],
 ): Promise<void> {
-  output.out(formatVerificationText(report))
-  if (files.json !== undefined) await output.writeReport(files.json, `${JSON.stringify(toVerificationJson(report, run), null, 2)}\n`)
-  if (files.junit !== undefined) await output.writeReport(files.junit, toVerificationJUnit(report))
+  output.out(formatVerificationText(report, warnings))
+  if (files.json !== undefined) await output.writeReport(files.json, `${JSON.stringify(toVerificationJson(report, run, warnings), null, 2)}\n`)
+  if (files.junit !== undefined) await output.writeReport(files.junit, toVerificationJUnit(report, warnings))
+}
+
+// Warnings never change the exit code, so a broker that will not show its pacts twice costs one line, not the run.
+async function warningsOf(sources: PactSources, token: string | undefined, timeoutMs: number, output: ScrubbedOutput): Promise<DeprecationWarning[]> {
+  const pacts = await readLocalPacts(sources.pactUrls)
+  if (sources.broker !== undefined) {
+    try {
+      pacts.push(...(await fetchBrokerPacts({ broker: sources.broker, timeoutMs, ...(token === undefined ? {} : { token }) })))
+    } catch (error) {
+      output.err(`animals-mock verify: could not read the broker's pacts for deprecation warnings: ${(error as Error).message}\n`)
+    }
+  }
+  return pacts.flatMap(deprecationWarnings)
 }
 
 function firstLine(text: string): string {

@@ -4,6 +4,8 @@ export type JUnitCase = {
   readonly classname: string
   readonly timeSeconds?: number
   readonly failure?: { readonly message: string; readonly type: string; readonly details: string }
+  /** Shown by CI servers beside the case, e.g. a warning that does not fail it. */
+  readonly systemOut?: string
 }
 
 /** A suite of test cases, e.g. the interactions of one consumer's pact. */
@@ -25,16 +27,17 @@ export function toJUnitXml(name: string, suites: readonly JUnitSuite[]): string 
       const attributes =
         `name="${escapeXml(each.name)}" classname="${escapeXml(each.classname)}"` +
         (each.timeSeconds === undefined ? '' : ` time="${each.timeSeconds.toFixed(3)}"`)
-      if (each.failure === undefined) {
+      if (each.failure === undefined && each.systemOut === undefined) {
         lines.push(`    <testcase ${attributes}/>`)
         continue
       }
-      const { message, type, details } = each.failure
-      lines.push(
-        `    <testcase ${attributes}>`,
-        `      <failure message="${escapeXml(message)}" type="${escapeXml(type)}">${escapeXml(details)}</failure>`,
-        '    </testcase>',
-      )
+      lines.push(`    <testcase ${attributes}>`)
+      if (each.failure !== undefined) {
+        const { message, type, details } = each.failure
+        lines.push(`      <failure message="${escapeXml(message)}" type="${escapeXml(type)}">${escapeXml(details)}</failure>`)
+      }
+      if (each.systemOut !== undefined) lines.push(`      <system-out>${escapeXml(each.systemOut)}</system-out>`)
+      lines.push('    </testcase>')
     }
     lines.push('  </testsuite>')
   }

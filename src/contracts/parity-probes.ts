@@ -1,15 +1,16 @@
-import type { PetStatus } from './client.js'
 import { UNKNOWN_PET_ID } from './provider-states.js'
+import { cite } from './spec-citations.js'
 
 /** The operation a probe exercises; `other` for a method the spec does not have. */
 export type ProbeOperation = 'listPets' | 'createPet' | 'getPet' | 'other'
 
-/** The credential a probe sends: the key, none, a key no service accepts, or the key under another scheme. */
-export type ProbeAuth = 'key' | 'none' | 'invalid-key' | 'wrong-scheme'
+/** The credential a probe sends: the key, none, `Bearer ` without a token, a key no service accepts, or the key under another scheme. */
+export type ProbeAuth = 'key' | 'none' | 'empty-token' | 'invalid-key' | 'wrong-scheme'
 
 /**
  * One request sent alike to the fake and the deployment, with what the spec says of its answer:
- * a `status` when the spec pins it, only a `rule` (why it is open) when it does not.
+ * a `status` and the sentence that pins it, or only a `rule` saying why the status is open. The
+ * rules that hold for every answer (`judgeAnswer`) apply either way.
  */
 export type Probe = {
   readonly id: string
@@ -24,20 +25,20 @@ export type Probe = {
   readonly expect: { readonly status?: number; readonly rule: string }
   /** A list must hold exactly this many animals: more than that many exist on both sides. */
   readonly count?: number
-  /** A list must hold at most this many animals. */
-  readonly maxCount?: number
-  /** Every animal listed must have this status. */
-  readonly everyStatus?: PetStatus
 }
 
 /** How many animals each side must hold before the probes run: more than the default limit. */
 export const PARITY_MIN_ANIMALS = 21
 
-const LIST_OK = 'listPets answers 200 with a JSON array of Pet (spec 4.1)'
-const CREATED = 'createPet answers 201 with the new Pet (spec 4.2)'
-const BAD_BODY = 'createPet answers 400 when the body is missing, lacks name or categoryId, or holds invalid values (spec 4.2, 7)'
-const UNAUTHORIZED = 'a request without a valid bearer key is answered 401 (spec 5.3, 7)'
-const OPEN_LIMIT = 'the spec bounds limit to 1..100 but does not say how a value outside is answered'
+const LIST_OK = cite('listOk')
+const CREATED = cite('created')
+const BAD_VALUE = cite('badBody')
+const MISSING = cite('missingField')
+const UNAUTHORIZED = cite('unauthorized')
+const OPEN_LIMIT =
+  'the spec bounds limit to 1..100 but not how a value outside is answered: refused (an error with the Error body) ' +
+  'or brought within the bounds, both are open; answered as if valid or absent, it contradicts spec 4.1'
+const OPEN_STATUS = 'the spec does not say which error answers a status filter outside PetStatus; a list contradicts spec 4.1'
 
 const json = (text: string): { contentType: string; text: string } => ({ contentType: 'application/json', text })
 const named = (extra: string): string => `{"name":"{name}","categoryId":1${extra}}`
@@ -59,56 +60,78 @@ const LIST_PROBES: readonly Probe[] = [
   list('list-default', undefined, { status: 200, rule: LIST_OK }, { count: 20 }),
   list('list-limit-1', 'limit=1', { status: 200, rule: LIST_OK }, { count: 1 }),
   list('list-limit-3', 'limit=3', { status: 200, rule: LIST_OK }, { count: 3 }),
-  list('list-limit-100', 'limit=100', { status: 200, rule: LIST_OK }, { maxCount: 100 }),
-  list('list-status-sold', 'status=sold', { status: 200, rule: LIST_OK }, { maxCount: 20, everyStatus: 'sold' }),
-  list('list-limit-0', 'limit=0', { rule: OPEN_LIMIT }),
-  list('list-limit-101', 'limit=101', { rule: OPEN_LIMIT }, { maxCount: 100 }),
-  list('list-limit-abc', 'limit=abc', { rule: OPEN_LIMIT }),
-  list('list-status-unknown', 'status=gone', { rule: 'the spec lists the PetStatus values but not how another status filter is answered' }),
+  list('list-limit-100', 'limit=100', { status: 200, rule: LIST_OK }),
+  list('list-status-sold', 'status=sold', { status: 200, rule: LIST_OK }),
+  ...['0', '-1', '101', 'abc', '1.5'].map((limit) => list(`list-limit-${limit}`, `limit=${limit}`, { rule: OPEN_LIMIT })),
+  ...['bogus', 'toString', 'SOLD'].map((status) => list(`list-status-${status}`, `status=${status}`, { rule: OPEN_STATUS })),
 ]
 
 const CREATE_PROBES: readonly Probe[] = [
   create('create-with-status', json(named(',"status":"available"')), { status: 201, rule: CREATED }),
   create('create-without-status', json(named('')), { status: 201, rule: CREATED }),
-  create('create-without-name', json('{"categoryId":1}'), { status: 400, rule: BAD_BODY }),
-  create('create-without-categoryId', json('{"name":"{name}"}'), { status: 400, rule: BAD_BODY }),
-  create('create-unknown-status', json(named(',"status":"gone"')), { status: 400, rule: BAD_BODY }),
-  create('create-categoryId-text', json('{"name":"{name}","categoryId":"one"}'), { status: 400, rule: BAD_BODY }),
-  create('create-empty-body', json(''), { status: 400, rule: BAD_BODY }),
-  create('create-malformed-json', json('{"name":"{name}","categoryId":'), { status: 400, rule: BAD_BODY }),
+  create('create-without-name', json('{"categoryId":1}'), { status: 400, rule: MISSING }),
+  create('create-without-categoryId', json('{"name":"{name}"}'), { status: 400, rule: MISSING }),
+  create('create-unknown-status', json(named(',"status":"gone"')), { status: 400, rule: BAD_VALUE }),
+  ...(
+    [
+      ['text', '"one"'],
+      ['numeric-text', '"5"'],
+      ['null', 'null'],
+      ['true', 'true'],
+      ['fraction', '1.5'],
+    ] as const
+  ).map(([kind, value]) => create(`create-categoryId-${kind}`, json(`{"name":"{name}","categoryId":${value}}`), { status: 400, rule: BAD_VALUE })),
+  create('create-name-number', json('{"name":7,"categoryId":1}'), { status: 400, rule: BAD_VALUE }),
+  create('create-empty-body', json(''), { status: 400, rule: BAD_VALUE }),
+  create('create-malformed-json', json('{"name":"{name}","categoryId":'), { status: 400, rule: BAD_VALUE }),
   create('create-text-plain', { contentType: 'text/plain', text: named('') }, {
     rule: 'the spec asks for application/json bodies but does not say how another content type is answered',
   }),
 ]
 
 const GET_PROBES: readonly Probe[] = [
-  get('get-existing', '/pets/{petId}', { status: 200, rule: 'getPet answers 200 with the Pet (spec 4.3)' }),
-  get('get-unknown', `/pets/${UNKNOWN_PET_ID}`, { status: 404, rule: 'getPet answers 404 for an unknown animal (spec 4.3, 7)' }),
+  get('get-existing', '/pets/{petId}', { status: 200, rule: cite('found') }),
+  get('get-unknown', `/pets/${UNKNOWN_PET_ID}`, { status: 404, rule: cite('notFound') }),
   get('get-id-not-integer', '/pets/abc', { rule: 'the spec does not say how a petId that is not an integer is answered' }),
 ]
 
 const AUTH_CASES: readonly { readonly auth: Exclude<ProbeAuth, 'key'>; readonly suffix: string }[] = [
   { auth: 'none', suffix: 'no-key' },
+  { auth: 'empty-token', suffix: 'empty-token' },
   { auth: 'invalid-key', suffix: 'invalid-key' },
   { auth: 'wrong-scheme', suffix: 'wrong-scheme' },
 ]
 
-const AUTH_PROBES: readonly Probe[] = AUTH_CASES.flatMap(({ auth, suffix }): Probe[] => [
-  { ...list(`list-${suffix}`, undefined, { status: 401, rule: UNAUTHORIZED }), auth },
-  { ...create(`create-${suffix}`, json(named('')), { status: 401, rule: UNAUTHORIZED }), auth },
-  { ...get(`get-${suffix}`, '/pets/{petId}', { status: 401, rule: UNAUTHORIZED }), auth },
-])
+const AUTH_PROBES: readonly Probe[] = [
+  ...AUTH_CASES.flatMap(({ auth, suffix }): Probe[] => [
+    { ...list(`list-${suffix}`, undefined, { status: 401, rule: UNAUTHORIZED }), auth },
+    { ...create(`create-${suffix}`, json(named('')), { status: 401, rule: UNAUTHORIZED }), auth },
+    { ...get(`get-${suffix}`, '/pets/{petId}', { status: 401, rule: UNAUTHORIZED }), auth },
+  ]),
+  // The key comes first: a bad body without a valid key is still a 401, never a 400.
+  { ...create('create-no-key-bad-body', json('{"categoryId":"one"}'), { status: 401, rule: UNAUTHORIZED }), auth: 'none' },
+  { ...create('create-invalid-key-bad-body', json('{"categoryId":"one"}'), { status: 401, rule: UNAUTHORIZED }), auth: 'invalid-key' },
+]
 
-/**
- * Every probe, in the order sent: each operation, the documented bad inputs, the auth cases on
- * each operation, the deprecated operation's headers, and a method the spec does not have (last,
- * since on a real service it might act on the run's own animal).
- */
-export const PARITY_PROBES: readonly Probe[] = [
-  ...LIST_PROBES,
-  ...CREATE_PROBES,
-  ...GET_PROBES,
-  ...AUTH_PROBES,
+/** Requests the spec does not define: whatever they are answered, the difference is open. */
+const OTHER_PROBES: readonly Probe[] = [
+  {
+    id: 'unknown-path',
+    operation: 'other',
+    method: 'GET',
+    path: '/animals',
+    auth: 'key',
+    expect: { rule: 'the spec defines no /animals; it does not say how an unknown path is answered' },
+  },
+  {
+    id: 'put-pet',
+    operation: 'other',
+    method: 'PUT',
+    path: '/pets/{petId}',
+    auth: 'key',
+    body: json(named(',"status":"sold"')),
+    expect: { rule: 'the spec has no PUT; 404, 405 and 501 are all plausible answers' },
+  },
   {
     id: 'delete-pet',
     operation: 'other',
@@ -118,6 +141,14 @@ export const PARITY_PROBES: readonly Probe[] = [
     expect: { rule: 'the spec has no DELETE; 404, 405 and 501 are all plausible answers' },
   },
 ]
+
+/**
+ * Every probe, in the order sent: each operation, the documented bad inputs and the values outside
+ * the constraints, the auth cases on each operation and the order of the checks, the deprecated
+ * operation, and methods and paths the spec does not have (last, since on a real service a PUT or
+ * DELETE might act on the run's own animal).
+ */
+export const PARITY_PROBES: readonly Probe[] = [...LIST_PROBES, ...CREATE_PROBES, ...GET_PROBES, ...AUTH_PROBES, ...OTHER_PROBES]
 
 /** The values a probe's placeholders take on one side. */
 export type ProbeContext = { readonly petId: string; readonly name: string; readonly apiKey: string }
@@ -141,6 +172,7 @@ export function toProbeRequest(probe: Probe, context: ProbeContext): ProbeReques
   const path = probe.path.replace('{petId}', encodeURIComponent(context.petId))
   const headers: Record<string, string> = { accept: 'application/json' }
   if (probe.auth === 'key') headers.authorization = `Bearer ${context.apiKey}`
+  if (probe.auth === 'empty-token') headers.authorization = 'Bearer '
   if (probe.auth === 'invalid-key') headers.authorization = `Bearer ${INVALID_KEY}`
   if (probe.auth === 'wrong-scheme') headers.authorization = `Basic ${context.apiKey}`
   if (probe.body?.contentType !== undefined) headers['content-type'] = probe.body.contentType
@@ -154,6 +186,6 @@ export function toProbeRequest(probe: Probe, context: ProbeContext): ProbeReques
 /** A probe's request as people read it, e.g. `GET /pets/{petId}` or `POST /pets (no key)`. */
 export function describeProbe(probe: Probe): string {
   const target = probe.query === undefined ? probe.path : `${probe.path}?${probe.query}`
-  const auth = { key: '', none: ' (no key)', 'invalid-key': ' (invalid key)', 'wrong-scheme': ' (Basic scheme)' }[probe.auth]
+  const auth = { key: '', none: ' (no key)', 'empty-token': ' (empty token)', 'invalid-key': ' (invalid key)', 'wrong-scheme': ' (Basic scheme)' }[probe.auth]
   return `${probe.method} ${target}${auth}`
 }

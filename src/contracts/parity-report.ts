@@ -25,9 +25,10 @@ export type ParitySummary = {
 export function summariseParity(report: ParityReport): ParitySummary {
   const count = (verdict: Finding['verdict']): number => report.findings.filter((each) => each.verdict === verdict).length
   const differing = new Set(report.findings.map((each) => each.probe))
+  const ids = [...report.outcomes.map((each) => each.probe.id), ...report.scenarios.map((each) => each.scenario.id)]
   return {
-    probes: report.outcomes.length,
-    alike: report.outcomes.filter((each) => !differing.has(each.probe.id)).length,
+    probes: ids.length,
+    alike: ids.filter((id) => !differing.has(id)).length,
     contradictions: count('contradiction'),
     open: count('open'),
     noAnswer: count('no-answer'),
@@ -53,7 +54,10 @@ export function formatParityText(report: ParityReport): string {
     lines.push(`no differences: the deployment answered all ${summary.probes} probes as the fake did`)
     return `${lines.join('\n')}\n`
   }
-  const requests = new Map(report.outcomes.map((each) => [each.probe.id, describeProbe(each.probe)]))
+  const requests = new Map([
+    ...report.outcomes.map((each): [string, string] => [each.probe.id, describeProbe(each.probe)]),
+    ...report.scenarios.map((each): [string, string] => [each.scenario.id, each.scenario.request]),
+  ])
   const ordered = [...report.findings].sort((a, b) => rank(a) - rank(b))
   lines.push(row(['VERDICT', 'PROBE', 'ASPECT', 'FAKE', 'DEPLOYMENT']))
   for (const finding of ordered) {
@@ -100,6 +104,13 @@ export function toParityJson(report: ParityReport, run: ParityRun): unknown {
       rule: each.probe.expect.rule,
       fake: statusOf(each.fake),
       deployment: statusOf(each.deployment),
+    })),
+    scenarios: report.scenarios.map((each) => ({
+      id: each.scenario.id,
+      request: each.scenario.request,
+      rule: each.scenario.rule,
+      fake: each.fake.ok ? each.fake.summary : `no answer: ${each.fake.error}`,
+      deployment: each.deployment.ok ? each.deployment.summary : `no answer: ${each.deployment.error}`,
     })),
     findings: report.findings,
   }

@@ -2,6 +2,7 @@ import { isAnimalsApiError } from './client.js'
 import { describeFetchError } from './fetch-errors.js'
 import { compareOutcome, type Finding, type Observed, type ProbeOutcome } from './parity-compare.js'
 import { PARITY_MIN_ANIMALS, PARITY_PROBES, type Probe, type ProbeContext, toProbeRequest } from './parity-probes.js'
+import { judgeScenario, PARITY_SCENARIOS, type Scenario, type ScenarioOutcome, type ScenarioSide, type ScenarioSeen } from './parity-scenario-run.js'
 import { createProviderStateHandlers, PROVIDER_STATES } from './provider-states.js'
 import { markName } from './run-marker.js'
 
@@ -17,11 +18,16 @@ export type ParityOptions = {
   /** Gives up on each request after this many milliseconds. */
   readonly timeoutMs: number
   readonly probes?: readonly Probe[]
+  readonly scenarios?: readonly Scenario[]
   readonly fetch?: typeof fetch
 }
 
 /** What parity sent and found. */
-export type ParityReport = { readonly outcomes: readonly ProbeOutcome[]; readonly findings: readonly Finding[] }
+export type ParityReport = {
+  readonly outcomes: readonly ProbeOutcome[]
+  readonly scenarios: readonly ScenarioOutcome[]
+  readonly findings: readonly Finding[]
+}
 
 /** Setting a side up (the animals the probes need) failed: parity could not run. */
 export class ParitySetupError extends Error {
@@ -47,7 +53,21 @@ export async function runParity(options: ParityOptions): Promise<ParityReport> {
     ])
     outcomes.push({ probe, fake, deployment })
   }
-  return { outcomes, findings: outcomes.flatMap(compareOutcome) }
+  const scenarios: ScenarioOutcome[] = []
+  const sideOf = (side: ParitySide): ScenarioSide => ({ ...side, marker: options.marker, timeoutMs: options.timeoutMs, fetch: send })
+  for (const scenario of options.scenarios ?? PARITY_SCENARIOS) {
+    const [fake, deployment] = await Promise.all([see(scenario, sideOf(options.fake)), see(scenario, sideOf(options.deployment))])
+    scenarios.push({ scenario, fake, deployment })
+  }
+  return { outcomes, scenarios, findings: [...outcomes.flatMap(compareOutcome), ...scenarios.flatMap(judgeScenario)] }
+}
+
+async function see(scenario: Scenario, side: ScenarioSide): Promise<ScenarioSeen> {
+  try {
+    return { ok: true, ...(await scenario.run(side)) }
+  } catch (error) {
+    return { ok: false, error: describeFetchError(error, side.timeoutMs) }
+  }
 }
 
 async function prepare(label: string, side: ParitySide, options: ParityOptions): Promise<ProbeContext> {
@@ -85,7 +105,7 @@ async function observe(send: typeof fetch, baseUrl: string, probe: Probe, contex
     response.headers.forEach((value, name) => {
       headers[name] = value
     })
-    return { ok: true, status: response.status, headers, body: await response.text() }
+    return { ok: true, status: response.status, headers, body: await response.text(), sent: request }
   } catch (error) {
     return { ok: false, error: describeFetchError(error, timeoutMs) }
   }

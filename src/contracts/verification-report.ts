@@ -1,3 +1,4 @@
+import type { DeprecationWarning } from './deprecation-warnings.js'
 import { type JUnitSuite, toJUnitXml } from './junit-xml.js'
 import { PACT_PARTIES } from './pact-files.js'
 import { type InteractionOutcome, type Mismatch, stripAnsi } from './verification-results.js'
@@ -17,9 +18,10 @@ const LONGEST_VALUE = 300
 
 /**
  * The report a person reads: one line per interaction, and under each failure what was expected
- * against what the provider answered.
+ * against what the provider answered; then a warning per interaction that depends on a deprecated
+ * operation (warnings never fail a run).
  */
-export function formatVerificationText(report: VerificationReport): string {
+export function formatVerificationText(report: VerificationReport, warnings: readonly DeprecationWarning[] = []): string {
   const several = new Set(report.interactions.map((each) => each.consumer)).size > 1
   const lines: string[] = []
   for (const outcome of report.interactions) {
@@ -31,6 +33,7 @@ export function formatVerificationText(report: VerificationReport): string {
     if (outcome.mismatches.length === 0) lines.push('        failed, without details from the verifier')
   }
   for (const problem of report.problems) lines.push(`ERROR ${oneLine(problem)}`)
+  for (const warning of warnings) lines.push(`WARN  ${several && warning.consumer !== undefined ? `${warning.consumer} › ` : ''}${warning.message}`)
   const failed = report.interactions.filter((each) => !each.passed).length
   lines.push('', `${report.interactions.length} interactions: ${report.interactions.length - failed} passed, ${failed} failed`)
   return `${lines.join('\n')}\n`
@@ -61,7 +64,7 @@ function oneLine(text: string): string {
 }
 
 /** The JSON report: the run, a summary, and every interaction with its mismatches. */
-export function toVerificationJson(report: VerificationReport, run: VerificationRun): unknown {
+export function toVerificationJson(report: VerificationReport, run: VerificationRun, warnings: readonly DeprecationWarning[] = []): unknown {
   const failed = report.interactions.filter((each) => !each.passed).length
   return {
     command: 'verify',
@@ -80,11 +83,15 @@ export function toVerificationJson(report: VerificationReport, run: Verification
     })),
     problems: report.problems.map(stripAnsi),
     stateErrors: report.stateErrors,
+    warnings: warnings.map((each) => ({ consumer: each.consumer ?? null, description: each.description, message: each.message })),
   }
 }
 
-/** The JUnit XML report: a suite per consumer, a test case per interaction, a failure per failed one. */
-export function toVerificationJUnit(report: VerificationReport): string {
+/**
+ * The JUnit XML report: a suite per consumer, a test case per interaction, a failure per failed
+ * one. JUnit has no warning: a deprecation warning is the case's `system-out`, which CI servers show.
+ */
+export function toVerificationJUnit(report: VerificationReport, warnings: readonly DeprecationWarning[] = []): string {
   const byConsumer = new Map<string, InteractionOutcome[]>()
   for (const outcome of report.interactions) {
     const consumer = outcome.consumer ?? 'pacts'
@@ -93,10 +100,12 @@ export function toVerificationJUnit(report: VerificationReport): string {
   const suites: JUnitSuite[] = [...byConsumer].map(([consumer, outcomes]) => ({
     name: `${consumer} - ${PACT_PARTIES.provider}`,
     cases: outcomes.map((outcome) => {
+      const warning = warnings.find((each) => each.description === outcome.description && (each.consumer ?? 'pacts') === consumer)
       const base = {
         name: outcome.description,
         classname: `${consumer}.${PACT_PARTIES.provider}`,
         ...(outcome.durationMs === undefined ? {} : { timeSeconds: outcome.durationMs / 1000 }),
+        ...(warning === undefined ? {} : { systemOut: `WARNING: ${warning.message}` }),
       }
       if (outcome.passed) return base
       const details = outcome.mismatches.flatMap(mismatchLines).map((line) => line.trim())

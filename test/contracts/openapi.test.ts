@@ -91,3 +91,43 @@ function resolve(value: unknown): unknown {
 function rebase(value: unknown): object {
   return JSON.parse(JSON.stringify(value).replaceAll('"#/components/', '"doc#/components/')) as object
 }
+
+it("marks every header it names as this fake's choice, since the spec names no response header", () => {
+  const headers: [string, Record<string, unknown>][] = []
+  const walk = (value: unknown, path: string): void => {
+    if (typeof value !== 'object' || value === null) return
+    for (const [key, child] of Object.entries(value)) {
+      if (key === 'headers' && typeof child === 'object' && child !== null) {
+        for (const [name, header] of Object.entries(child)) headers.push([`${path}.headers.${name}`, header as Record<string, unknown>])
+      }
+      walk(child, `${path}.${key}`)
+    }
+  }
+  walk(doc, '$')
+  expect(headers.length).toBeGreaterThan(0)
+  const resolve = (header: Record<string, unknown>): Record<string, unknown> => {
+    const ref = header.$ref
+    return typeof ref === 'string' ? (doc.components?.headers?.[ref.split('/').pop() ?? ''] as Record<string, unknown>) : header
+  }
+  for (const [where, header] of headers) {
+    expect(resolve(header)['x-animals-mock-choice'], where).toEqual(expect.any(String))
+    expect(resolve(header).required, where).not.toBe(true)
+  }
+})
+
+it('states a format only where the spec gives one: int64 for id, categoryId and petId', () => {
+  const formats: string[] = []
+  const walk = (value: unknown, path: string): void => {
+    if (typeof value !== 'object' || value === null) return
+    for (const [key, child] of Object.entries(value)) {
+      if (key === 'format') formats.push(`${path} ${String(child)}`)
+      walk(child, `${path}.${key}`)
+    }
+  }
+  walk(doc, '$')
+  expect(formats.sort()).toEqual([
+    '$.components.schemas.NewPet.properties.categoryId int64',
+    '$.components.schemas.Pet.allOf.1.properties.id int64',
+    '$.paths./pets/{petId}.get.parameters.0.schema int64',
+  ])
+})

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { type Handler, isDropped } from '../../src/core/http.js'
 import { PARITY_PROBES } from '../../src/contracts/parity-probes.js'
+import { PARITY_SCENARIOS } from '../../src/contracts/parity-scenarios.js'
 import { runCli } from '../support/cli.js'
 import { closedPort, createReportDir, driftOf, STAGING_KEY, type StagingStandIn, startStagingStandIn } from '../support/deployments.js'
 import { PROVIDER_KEY, startVerifiableFake } from '../support/pact-verification.js'
@@ -12,6 +13,8 @@ beforeAll(async () => {
 afterAll(() => staging.stop())
 
 const parity = (args: readonly string[], key: string) => runCli(['parity', ...args], { ANIMALS_MOCK_VERIFY_KEY: key })
+
+const CHECKS = PARITY_PROBES.length + PARITY_SCENARIOS.length
 
 // A deployment that differs only where the spec is open: no WWW-Authenticate on its 401s.
 const withoutChallenge = (site: Handler): Handler => ({
@@ -29,9 +32,9 @@ it('finds no difference between the fake and the staging stand-in, and marks the
     const run = await parity(['--base-url', staging.baseUrl, '--run-id', 'ci-7', '--json', reports.path('p.json')], STAGING_KEY)
     expect(run.code, run.stdout + run.stderr).toBe(0)
     expect(run.stderr).toBe('')
-    expect(run.stdout).toContain(`no differences: the deployment answered all ${PARITY_PROBES.length} probes as the fake did`)
+    expect(run.stdout).toContain(`no differences: the deployment answered all ${CHECKS} probes as the fake did`)
     const json = JSON.parse(reports.read('p.json')) as { passed: boolean; summary: { probes: number; alike: number }; findings: unknown[] }
-    expect(json).toMatchObject({ passed: true, summary: { probes: PARITY_PROBES.length, alike: PARITY_PROBES.length }, findings: [] })
+    expect(json).toMatchObject({ passed: true, summary: { probes: CHECKS, alike: CHECKS }, findings: [] })
 
     const response = await fetch(`${staging.baseUrl}/pets?limit=100`, { headers: { authorization: `Bearer ${STAGING_KEY}` } })
     const names = ((await response.json()) as { name: string }[]).map((pet) => pet.name)
@@ -42,17 +45,27 @@ it('finds no difference between the fake and the staging stand-in, and marks the
   }
 })
 
+// The fake announcing the right year but not the right day for the removal (spec 9.2).
+const sunsetOn = (date: string) => (site: Handler): Handler => ({
+  async handle(request) {
+    const reply = await site.handle(request)
+    if (isDropped(reply) || !('sunset' in reply.headers)) return reply
+    return { ...reply, headers: { ...reply.headers, sunset: date } }
+  },
+})
+
 const DRIFTS = [
   { rule: 'createPet answers 200 instead of 201', row: /^CONTRADICTS +create-with-status +status +201 +200$/m },
   { rule: 'listPets defaults to a limit of 10', row: /^CONTRADICTS +list-default +count +20 animals +10 animals$/m },
-  { rule: 'getPet sends no Sunset', row: /^CONTRADICTS +get-existing +header Sunset +Thu, 05 Dec 2030 00:00:00 GMT +absent$/m },
   { rule: 'Error bodies lack status', row: /^CONTRADICTS +create-without-name +body +\$\.status: integer +\$\.status: absent$/m },
   { rule: 'the key is not checked', row: /^CONTRADICTS +list-no-key +status +401 +200$/m },
+  { rule: 'getPet announces a Sunset of 1 December 2030', wrap: sunsetOn('Sun, 01 Dec 2030 00:00:00 GMT'), row: /^CONTRADICTS +get-existing +header Sunset +Thu, 05 Dec 2030 00:00:00 GMT +Sun, 01 Dec 2030 00:00:00 GMT$/m },
+  { rule: 'getPet announces a Sunset of 5 December 2031', wrap: sunsetOn('Fri, 05 Dec 2031 00:00:00 GMT'), row: /^CONTRADICTS +get-existing +header Sunset +Thu, 05 Dec 2030 00:00:00 GMT +Fri, 05 Dec 2031 00:00:00 GMT$/m },
 ] as const
 
 for (const drift of DRIFTS) {
   it.concurrent(`exits 1 naming the probe and the difference when the deployment drifts: ${drift.rule}`, async ({ expect }) => {
-    const deployment = await startVerifiableFake({ wrap: driftOf(drift.rule) })
+    const deployment = await startVerifiableFake({ wrap: 'wrap' in drift ? drift.wrap : driftOf(drift.rule) })
     try {
       const run = await parity(['--base-url', deployment.baseUrl], PROVIDER_KEY)
       expect(run.code, run.stdout + run.stderr).toBe(1)
@@ -76,7 +89,7 @@ it('reports differences where the spec is open as open, passing unless --strict'
     expect(lenient.stdout).not.toContain('CONTRADICTS')
     const json = JSON.parse(reports.read('p.json')) as { passed: boolean; findings: { verdict: string; aspect: string }[] }
     expect(json.passed).toBe(true)
-    expect(json.findings.length).toBe(9)
+    expect(json.findings.length).toBe(PARITY_PROBES.filter((probe) => probe.expect.status === 401).length)
     expect(new Set(json.findings.map((each) => `${each.verdict} ${each.aspect}`))).toEqual(new Set(['open header WWW-Authenticate']))
 
     const strict = await parity(['--base-url', deployment.baseUrl, '--strict'], PROVIDER_KEY)

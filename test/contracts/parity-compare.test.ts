@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest'
 import { compareOutcome, type Observed, shapeOf } from '../../src/contracts/parity-compare.js'
 import { PARITY_PROBES, type Probe, toProbeRequest } from '../../src/contracts/parity-probes.js'
+import { cite } from '../../src/contracts/spec-citations.js'
 
 const probe = (id: string): Probe => {
   const found = PARITY_PROBES.find((each) => each.id === id)
@@ -29,14 +30,14 @@ it('finds nothing when both answer alike, ids, names and order aside', () => {
 it('calls a status other than the one the spec pins a contradiction, and compares nothing further', () => {
   const findings = compareOutcome({ probe: probe('create-with-status'), fake: answer(201, pets(1)[0], { location: '/v1/pets/1' }), deployment: answer(200, pets(1, { extra: 1 })[0]) })
   expect(findings).toEqual([
-    { probe: 'create-with-status', verdict: 'contradiction', aspect: 'status', fake: '201', deployment: '200', side: 'deployment', reason: 'createPet answers 201 with the new Pet (spec 4.2)' },
+    { probe: 'create-with-status', verdict: 'contradiction', aspect: 'status', fake: '201', deployment: '200', side: 'deployment', reason: `200 instead of 201; ${cite('created')}` },
   ])
 })
 
 it('calls a different status where the spec pins none open, with the reason it is open', () => {
   const [finding] = compareOutcome({ probe: probe('list-limit-0'), fake: error(400), deployment: error(422) })
   expect(finding).toMatchObject({ verdict: 'open', aspect: 'status', fake: '400', deployment: '422' })
-  expect(finding?.reason).toContain('does not say how a value outside is answered')
+  expect(finding?.reason).toContain('not how a value outside is answered')
 })
 
 it('calls a 5xx a contradiction even where the spec leaves the answer open', () => {
@@ -57,12 +58,21 @@ it('calls a default list of another size a contradiction once more than 20 anima
   expect(finding).toMatchObject({ verdict: 'contradiction', aspect: 'count', fake: '20 animals', deployment: '10 animals' })
 })
 
-it('requires the deprecation headers on a found animal, and calls them open on errors', () => {
-  const { sunset: _sunset, ...noSunset } = DEPRECATION
-  const found = compareOutcome({ probe: probe('get-existing'), fake: answer(200, pets(1)[0], DEPRECATION), deployment: answer(200, pets(1)[0], noSunset) })
-  expect(found).toEqual([expect.objectContaining({ verdict: 'contradiction', aspect: 'header Sunset', deployment: 'absent', side: 'deployment' })])
-  const missing = compareOutcome({ probe: probe('get-unknown'), fake: answer(404, { code: 'x', message: 'm', status: 404 }, DEPRECATION), deployment: answer(404, { code: 'y', message: 'n', status: 404 }, noSunset) })
-  expect(missing).toEqual([expect.objectContaining({ verdict: 'open', aspect: 'header Sunset' })])
+it('calls deprecation headers open, but a Sunset of any day other than 5 December 2030 a contradiction', () => {
+  const { sunset: _sunset, link: _link, ...bare } = DEPRECATION
+  const quiet = compareOutcome({ probe: probe('get-existing'), fake: answer(200, pets(1)[0], DEPRECATION), deployment: answer(200, pets(1)[0], { deprecation: 'true' }) })
+  // `Deprecation: true` against `@1767225600`: both say it; only whether it is there is compared.
+  expect(quiet.map((each) => [each.verdict, each.aspect])).toEqual([
+    ['open', 'header Sunset'],
+    ['open', 'header Link'],
+  ])
+  for (const sunset of ['Sun, 01 Dec 2030 00:00:00 GMT', 'Fri, 05 Dec 2031 00:00:00 GMT', 'Wed, 04 Dec 2030 23:59:59 GMT', 'soon']) {
+    const [finding] = compareOutcome({ probe: probe('get-existing'), fake: answer(200, pets(1)[0], DEPRECATION), deployment: answer(200, pets(1)[0], { ...bare, sunset }) })
+    expect(finding, sunset).toMatchObject({ verdict: 'contradiction', aspect: 'header Sunset', deployment: sunset, side: 'deployment' })
+    expect(finding?.reason).toContain(cite('removal'))
+  }
+  const late = compareOutcome({ probe: probe('get-unknown'), fake: error(404), deployment: answer(404, { code: 'y', message: 'n', status: 404 }, { sunset: 'Thu, 05 Dec 2030 23:59:59 GMT' }) })
+  expect(late.map((each) => each.verdict)).toEqual(['open'])
 })
 
 it('calls an optional field present on one side only open: no default status is stated', () => {

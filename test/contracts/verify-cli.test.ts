@@ -13,7 +13,7 @@ import {
 import { PROVIDER_KEY, startVerifiableFake } from '../support/pact-verification.js'
 import { startStandInBroker } from '../support/stand-in-broker.js'
 
-const committed = JSON.parse(readFileSync(pactFilePath(), 'utf8')) as { interactions: { description: string }[] }
+const committed = JSON.parse(readFileSync(pactFilePath(), 'utf8')) as { interactions: { description: string; request: { path: string } }[] }
 const BROKER_TOKEN = 'LEAKCHECK-broker-e25a70'
 
 let staging: StagingStandIn
@@ -56,14 +56,23 @@ it('verifies the staging stand-in green at its /v1 base, reporting every interac
     for (const { description } of committed.interactions) expect(run.stdout).toMatch(new RegExp(`^PASS  ${description}( \\[given .+\\])?$`, 'm'))
     expect(run.stdout).toContain(`${committed.interactions.length} interactions: ${committed.interactions.length} passed, 0 failed`)
     expect(run.stdout).toContain('[animals-mock verify ci-42]')
+    // Every interaction on the deprecated getPet gets one warning, and the run stays green.
+    const getPet = committed.interactions.filter((each) => /^\/pets\/[^/]+$/.test(each.request.path)).map((each) => each.description)
+    expect(getPet).toHaveLength(4)
+    const warnings = run.stdout.split('\n').filter((line) => line.startsWith('WARN  '))
+    expect(warnings).toEqual(
+      getPet.map((description) => `WARN  "${description}" calls GET /pets/{petId} (getPet), deprecated and to be removed on 2030-12-05; use GET /pets with the status filter instead (spec 4.3, 9.2)`),
+    )
 
     const json = JSON.parse(reports.read('r.json')) as { passed: boolean; summary: unknown; interactions: { description: string; providerStates: string[]; result: string }[] }
     expect(json.passed).toBe(true)
     expect(json.summary).toEqual({ interactions: committed.interactions.length, passed: committed.interactions.length, failed: 0 })
     expect(json.interactions.find((each) => each.description === 'a request to get an animal')?.providerStates).toEqual(['an animal exists'])
+    expect((JSON.parse(reports.read('r.json')) as { warnings: { description: string }[] }).warnings.map((each) => each.description).sort()).toEqual([...getPet].sort())
     const xml = reports.read('ci/junit/r.xml')
     expect(xml).toContain(`<testsuites name="animals-mock verify" tests="${committed.interactions.length}" failures="0" errors="0">`)
     expect(xml.match(/<testcase /g)).toHaveLength(committed.interactions.length)
+    expect(xml.match(/<system-out>WARNING: &quot;a request to get an animal[^<]*removed on 2030-12-05/g)).toHaveLength(4)
 
     // Provider states and the pact's own POSTs create animals the service cannot delete: all marked.
     const created = await animalsAfter(before)
@@ -78,7 +87,7 @@ it('verifies the staging stand-in green at its /v1 base, reporting every interac
 const DRIFTS = [
   { rule: 'createPet answers 200 instead of 201', failing: 'a request to add an animal with a status', says: 'status: expected 201 but was 200' },
   { rule: 'listPets defaults to a limit of 10', failing: 'a request to list animals with the default limit [given animals exist]', says: '(size 10) to have minimum size of 20' },
-  { rule: 'getPet sends no Sunset', failing: 'a request to get an animal [given an animal exists]', says: "header Sunset: Expected a header 'Sunset' but was missing" },
+  { rule: 'createPet drops the status sent', failing: 'a request to add an animal with a status', says: 'body $: Actual map is missing the following keys: status' },
   { rule: 'Error bodies lack status', failing: 'a request to add an animal without a name', says: 'body $: Actual map is missing the following keys: status' },
   { rule: 'the key is not checked', failing: 'a request to list animals without a key', says: 'status: expected 401 but was 200' },
 ] as const
@@ -99,7 +108,7 @@ for (const drift of DRIFTS) {
 }
 
 it('shows expected against actual for a failure in the JSON and JUnit reports, escaped', async () => {
-  const provider = await startVerifiableFake({ wrap: driftOf('getPet sends no Sunset') })
+  const provider = await startVerifiableFake({ wrap: driftOf('createPet drops the status sent') })
   const reports = createReportDir()
   try {
     const run = await verify(['--base-url', provider.baseUrl, '--json', reports.path('r.json'), '--junit', reports.path('r.xml')], {
@@ -109,13 +118,14 @@ it('shows expected against actual for a failure in the JSON and JUnit reports, e
     const json = JSON.parse(reports.read('r.json')) as { passed: boolean; interactions: { description: string; result: string; mismatches: unknown[] }[] }
     expect(json.passed).toBe(false)
     const failed = json.interactions.filter((each) => each.result === 'failed')
-    expect(failed.map((each) => each.description)).toEqual(['a request to get an animal'])
+    expect(failed.map((each) => each.description)).toEqual(['a request to add an animal with a status'])
     expect(failed[0]?.mismatches).toEqual([
-      { kind: 'header', key: 'Sunset', message: "Expected a header 'Sunset' but was missing", expected: '"Thu, 05 Dec 2030 00:00:00 GMT"', actual: '' },
+      { kind: 'body', key: '$', message: 'Actual map is missing the following keys: status', expected: '["categoryId","id","name","status"]', actual: '["categoryId","id","name"]' },
     ])
     const xml = reports.read('r.xml')
     expect(xml).toContain('failures="1"')
-    expect(xml).toContain(`<failure message="header Sunset: Expected a header &apos;Sunset&apos; but was missing" type="header mismatch">`)
+    expect(xml).toContain('<failure message="body $: Actual map is missing the following keys: status" type="body mismatch">')
+    expect(xml).toContain('expected: [&quot;categoryId&quot;,&quot;id&quot;,&quot;name&quot;,&quot;status&quot;]')
   } finally {
     reports.remove()
     await provider.close()
@@ -157,9 +167,10 @@ it('fetches the pacts from a Pact Broker by consumer version selectors and publi
     expect(run.code, run.stdout + run.stderr).toBe(0)
     expect(run.stdout).toContain(`${committed.interactions.length} interactions: ${committed.interactions.length} passed, 0 failed`)
     expect(run.stdout).toContain(`published the results to ${broker.url} as animals-service 1.2.3 on branch main`)
-    expect(broker.forVerification()).toEqual([
-      { consumerVersionSelectors: [{ deployedOrReleased: true }, { branch: 'main' }], providerVersionBranch: 'main', includePendingStatus: false },
-    ])
+    // Asked twice with the same selectors: by the verifier, and by verify for the deprecation warnings.
+    const asked = { consumerVersionSelectors: [{ deployedOrReleased: true }, { branch: 'main' }], providerVersionBranch: 'main', includePendingStatus: false }
+    expect(broker.forVerification()).toEqual([asked, asked])
+    expect(run.stdout.match(/^WARN {2}"a request to get an animal/gm)).toHaveLength(4)
     expect(broker.published()).toMatchObject([{ success: true, providerApplicationVersion: '1.2.3' }])
     expect(broker.requests.map((each) => `${each.method} ${each.path}`)).toContain('PUT /pacticipants/animals-service/branches/main/versions/1.2.3')
     for (const request of broker.requests) expect(request.authorization).toBe(`Bearer ${BROKER_TOKEN}`)

@@ -63,12 +63,12 @@ export const BROKEN_FAKES: readonly BrokenFake[] = [
     wrap: changeResponse((request, response) => (isCreate(request) && response.status === 201 ? { ...response, status: 200 } : response)),
   },
   {
-    rule: 'createPet sends no Location',
-    breaks: [ADD.withStatus, ADD.withoutStatus],
+    rule: 'createPet drops the status sent',
+    breaks: [ADD.withStatus],
     wrap: changeResponse((request, response) => {
-      if (!isCreate(request)) return response
-      const { location: _location, ...headers } = response.headers
-      return { ...response, headers }
+      if (!isCreate(request) || response.status !== 201) return response
+      const { status: _status, ...pet } = jsonBodyOf(response)
+      return { ...response, body: JSON.stringify(pet) }
     }),
   },
   {
@@ -114,13 +114,13 @@ export const BROKEN_FAKES: readonly BrokenFake[] = [
     ),
   },
   {
-    rule: 'getPet sends no Sunset',
+    rule: 'getPet answers 500',
     breaks: [GET.found],
-    wrap: changeResponse((request, response) => {
-      if (!isGetPet(request)) return response
-      const { sunset: _sunset, ...headers } = response.headers
-      return { ...response, headers }
-    }),
+    wrap: changeResponse((request, response) =>
+      isGetPet(request) && response.status === 200
+        ? { ...response, status: 500, body: JSON.stringify({ code: 'internal_error', message: 'Broken.', status: 500 }) }
+        : response,
+    ),
   },
   {
     rule: 'getPet finds an animal that does not exist',
@@ -138,6 +138,13 @@ export const BROKEN_FAKES: readonly BrokenFake[] = [
       ...request,
       headers: { ...request.headers, authorization: `Bearer ${PROVIDER_KEY}` },
     })),
+  },
+  {
+    rule: 'Error bodies carry another status',
+    breaks: [ADD.withoutName, ADD.withoutCategoryId, GET.missing, ...UNAUTHORIZED],
+    wrap: changeResponse((_request, response) =>
+      response.status < 400 ? response : { ...response, body: JSON.stringify({ ...jsonBodyOf(response), status: response.status === 400 ? 422 : 400 }) },
+    ),
   },
   {
     rule: 'Error bodies lack status',

@@ -1,0 +1,252 @@
+import { cite } from './spec-citations.js'
+
+/** An answer as the rules read it: status, headers with lower-case names, body text. */
+export type ObservedAnswer = { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: string }
+
+/** The operation a request names; `other` for a method or path the spec does not have. */
+export type Operation = 'listPets' | 'createPet' | 'getPet' | 'other'
+
+/**
+ * What the request's `Authorization` amounted to: a key the service accepts, none, `Bearer ` with
+ * no token, another scheme, a key the service refuses, or (a proxy cannot tell) a token of unknown worth.
+ */
+export type Credential = 'key' | 'none' | 'empty-token' | 'wrong-scheme' | 'refused-key' | 'unknown'
+
+/** A request as the rules read it. */
+export type JudgedRequest = {
+  readonly operation: Operation
+  readonly method: string
+  /** Below the API base, e.g. `/pets/12`. */
+  readonly path: string
+  /** The query string without `?`. */
+  readonly query: string
+  readonly credential: Credential
+  /** The body sent, as text. */
+  readonly body?: string
+}
+
+/** The parts of an answer a rule can be about. */
+export type Aspect =
+  | 'status'
+  | 'content-type'
+  | 'body'
+  | 'count'
+  | 'header Location'
+  | 'header Deprecation'
+  | 'header Sunset'
+  | 'header Link'
+  | 'header WWW-Authenticate'
+  | 'header Allow'
+  | 'stored animals'
+  | 'ids'
+  | 'availability'
+
+/** A way an answer contradicts the spec: which part, what happened, and the sentence it breaks. */
+export type Violation = { readonly aspect: Aspect; readonly reason: string }
+
+/**
+ * The operation of a method and a path below the API base (HEAD reads as GET, as HTTP has it).
+ * @example operationOf('GET', '/pets/7') // 'getPet'
+ */
+export function operationOf(method: string, path: string): Operation {
+  const reads = method === 'GET' || method === 'HEAD'
+  if (path === '/pets') return reads ? 'listPets' : method === 'POST' ? 'createPet' : 'other'
+  const rest = path.startsWith('/pets/') ? path.slice('/pets/'.length) : undefined
+  return reads && rest !== undefined && rest !== '' && !rest.includes('/') ? 'getPet' : 'other'
+}
+
+/**
+ * What an `Authorization` value amounts to without knowing the service's keys.
+ * @example credentialOf('Bearer ') // 'empty-token'
+ */
+export function credentialOf(authorization: string | undefined): Credential {
+  if (authorization === undefined || authorization.trim() === '') return 'none'
+  const [scheme = '', ...rest] = authorization.trim().split(/ +/)
+  if (scheme.toLowerCase() !== 'bearer') return 'wrong-scheme'
+  return rest.join(' ') === '' ? 'empty-token' : 'unknown'
+}
+
+const REFUSED: ReadonlySet<Credential> = new Set(['none', 'empty-token', 'wrong-scheme', 'refused-key'])
+const SUCCESS_OF = { listPets: 'listOk', createPet: 'created', getPet: 'found' } as const
+const REMOVAL_DAY = Date.UTC(2030, 11, 5)
+const DAY_MS = 86_400_000
+
+/**
+ * Every way an answer contradicts the spec, judged from the request and the answer alone: the
+ * key checked first, JSON bodies, the Error body with `status` repeating the HTTP status, Pets
+ * with their field types, `limit` and the `status` filter honoured (and refused when outside their
+ * constraints), a created animal that is what was sent, the removal date where a `Sunset` states one.
+ * What the spec leaves open (codes, messages, headers it does not name, order) is never a violation.
+ */
+export function judgeAnswer(request: JudgedRequest, answer: ObservedAnswer): Violation[] {
+  if (request.operation === 'other') return []
+  const violations: Violation[] = []
+  const { status } = answer
+  if (status >= 500) {
+    violations.push({ aspect: 'status', reason: `a server error, which the spec does not answer to this request; ${cite(SUCCESS_OF[request.operation])}` })
+  }
+  if (REFUSED.has(request.credential) && status !== 401 && status < 500) {
+    violations.push({ aspect: 'status', reason: `${refusalOf(request.credential)} was answered ${status}; ${cite('unauthorized')}` })
+  }
+  const hasBody = request.method !== 'HEAD' && answer.body !== ''
+  if (hasBody && mediaType(answer) !== 'application/json') violations.push({ aspect: 'content-type', reason: cite('json') })
+  const body = request.method === 'HEAD' ? undefined : parseJson(answer.body)
+  if (status >= 400 && request.method !== 'HEAD') violations.push(...checkErrorBody(body, status))
+  if (status >= 200 && status < 300) violations.push(...checkSuccess(request, body))
+  if (request.operation === 'getPet') violations.push(...checkSunset(answer))
+  return violations
+}
+
+function refusalOf(credential: Credential): string {
+  switch (credential) {
+    case 'none':
+      return 'a request without Authorization'
+    case 'empty-token':
+      return 'a request with an empty bearer token'
+    case 'wrong-scheme':
+      return 'a request with a scheme other than Bearer'
+    default:
+      return 'a request with a key the service does not accept'
+  }
+}
+
+/** The media type of an answer, lower case and without parameters; empty when there is none. */
+export function mediaType(answer: ObservedAnswer): string {
+  return (answer.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
+}
+
+type Parsed = { readonly ok: true; readonly value: unknown } | { readonly ok: false } | undefined
+
+function checkErrorBody(body: Parsed, status: number): Violation[] {
+  if (body === undefined || !body.ok || !isRecord(body.value)) {
+    return [{ aspect: 'body', reason: `the answer ${status} has no Error body; ${cite('errorBody')}` }]
+  }
+  const fields = body.value
+  const problems: string[] = []
+  if (typeof fields.code !== 'string') problems.push(fields.code === undefined ? 'no "code"' : '"code" not a string')
+  if (typeof fields.message !== 'string') problems.push(fields.message === undefined ? 'no "message"' : '"message" not a string')
+  if (fields.status === undefined) problems.push('no "status"')
+  else if (fields.status !== status) problems.push(`"status" ${JSON.stringify(fields.status)} instead of ${status}, the HTTP status`)
+  return problems.length === 0 ? [] : [{ aspect: 'body', reason: `an Error body with ${problems.join(', ')}; ${cite('errorBody')}` }]
+}
+
+function checkSuccess(request: JudgedRequest, body: Parsed): Violation[] {
+  const violations: Violation[] = []
+  if (request.operation === 'createPet') violations.push(...checkCreated(request, body))
+  if (request.operation === 'listPets') violations.push(...checkList(request, body))
+  if (request.operation === 'getPet' && body !== undefined) {
+    const problem = body.ok ? petProblem(body.value) : NOT_JSON
+    if (problem !== undefined) violations.push({ aspect: 'body', reason: `the body is not a Pet: ${problem.text}; ${cite(problem.rule)}` })
+    else if (body.ok && isRecord(body.value) && /^[0-9]+$/.test(idText(request.path)) && String(body.value.id) !== idText(request.path)) {
+      violations.push({ aspect: 'body', reason: `asked for animal ${idText(request.path)}, got animal ${String(body.value.id)}; ${cite('found')}` })
+    }
+  }
+  return violations
+}
+
+function idText(path: string): string {
+  return path.slice('/pets/'.length)
+}
+
+function checkCreated(request: JudgedRequest, body: Parsed): Violation[] {
+  const sent = parseNewPet(request.body)
+  if (sent.problem !== undefined) {
+    return [{ aspect: 'status', reason: `an animal with ${sent.problem.text} was added; ${cite(sent.problem.rule)}` }]
+  }
+  const problem = body === undefined ? undefined : body.ok ? petProblem(body.value) : NOT_JSON
+  if (problem !== undefined) return [{ aspect: 'body', reason: `the body is not a Pet: ${problem.text}; ${cite(problem.rule)}` }]
+  if (sent.pet === undefined || body === undefined || !body.ok || !isRecord(body.value)) return []
+  const differing = (['name', 'categoryId', 'status'] as const).filter((field) => sent.pet?.[field] !== undefined && sent.pet[field] !== (body.value as Record<string, unknown>)[field])
+  return differing.length === 0
+    ? []
+    : [{ aspect: 'body', reason: `the created animal's ${differing.join(', ')} is not what was sent; ${cite('petFields')} (${cite('created')})` }]
+}
+
+function checkList(request: JudgedRequest, body: Parsed): Violation[] {
+  const query = new URLSearchParams(request.query)
+  const violations: Violation[] = []
+  const statusFilter = query.get('status')
+  if (statusFilter !== null && !isStatus(statusFilter)) {
+    violations.push({ aspect: 'status', reason: `status=${statusFilter} is not a PetStatus but was answered as a list; ${cite('statusFilter')}` })
+  }
+  if (body === undefined) return violations
+  if (!body.ok || !Array.isArray(body.value)) return [...violations, { aspect: 'body', reason: cite('petList') }]
+  const list: readonly unknown[] = body.value
+  const bad = list.map(petProblem).find((problem) => problem !== undefined)
+  if (bad !== undefined) violations.push({ aspect: 'body', reason: `an item is not a Pet: ${bad.text}; ${cite(bad.rule)}` })
+  violations.push(...checkLimit(query.get('limit'), list.length))
+  if (statusFilter !== null && isStatus(statusFilter) && list.some((pet) => !isRecord(pet) || pet.status !== statusFilter)) {
+    violations.push({ aspect: 'body', reason: `an animal whose status is not ${statusFilter} was listed; ${cite('statusFilter')}` })
+  }
+  return violations
+}
+
+/**
+ * `limit` within 1..100 caps the list. Outside them, or not an integer, the spec does not say how
+ * the list is answered (refused, or brought within the bounds: both are open), but an answer that
+ * treats the value as valid, or as absent, contradicts it: no animals for 0 or less, more than 100
+ * for more than 100, the default 20 for a value that is not a number.
+ */
+function checkLimit(limit: string | null, count: number): Violation[] {
+  const tooMany = (most: number, why: string): Violation[] =>
+    count > most ? [{ aspect: 'count', reason: `${count} animals listed, ${why}; ${cite('limit')}` }] : []
+  if (limit === null) return tooMany(20, 'more than the default 20')
+  const value = /^-?[0-9]+$/.test(limit) ? Number(limit) : Number.NaN
+  if (value >= 1 && value <= 100) return tooMany(value, `more than limit=${limit}`)
+  if (value <= 0) return count === 0 ? [{ aspect: 'count', reason: `limit=${limit} was answered with no animals, as if it were valid; ${cite('limit')}` }] : []
+  if (value > 100) return tooMany(100, `more than the maximum 100 for limit=${limit}`)
+  return count === 20 ? [{ aspect: 'count', reason: `limit=${limit} is not an integer but was answered with the default 20, as if absent; ${cite('limit')}` }] : tooMany(100, 'more than the maximum 100')
+}
+
+/** The spec announces the removal for 5 December 2030: a `Sunset` that states a date must state that day. */
+function checkSunset(answer: ObservedAnswer): Violation[] {
+  const { sunset } = answer.headers
+  if (sunset === undefined) return []
+  const at = Date.parse(sunset)
+  if (Number.isFinite(at) && at >= REMOVAL_DAY && at < REMOVAL_DAY + DAY_MS) return []
+  return [{ aspect: 'header Sunset', reason: `Sunset says ${sunset}, not 5 December 2030; ${cite('removal')}` }]
+}
+
+type Problem = { readonly text: string; readonly rule: 'petId' | 'petName' | 'petCategoryId' | 'petStatus' | 'petList' | 'json' | 'badBody' | 'missingField' }
+
+const NOT_JSON: Problem = { text: 'not JSON', rule: 'json' }
+
+function petProblem(value: unknown): Problem | undefined {
+  if (!isRecord(value)) return { text: 'not an object', rule: 'petList' }
+  if (!Number.isInteger(value.id)) return { text: '"id" is not an integer', rule: 'petId' }
+  if (typeof value.name !== 'string') return { text: '"name" is not a string', rule: 'petName' }
+  if (!Number.isInteger(value.categoryId)) return { text: '"categoryId" is not an integer', rule: 'petCategoryId' }
+  if (value.status !== undefined && !isStatus(value.status)) return { text: '"status" is not a PetStatus', rule: 'petStatus' }
+  return undefined
+}
+
+type SentPet = { readonly pet?: Record<string, unknown>; readonly problem?: Problem }
+
+// What the spec calls a valid NewPet; `undefined` body means the request's body is not known.
+function parseNewPet(text: string | undefined): SentPet {
+  if (text === undefined) return {}
+  const parsed = parseJson(text)
+  if (!parsed.ok || !isRecord(parsed.value)) return { problem: { text: 'a body that is not a JSON object', rule: 'badBody' } }
+  const pet = parsed.value
+  if (pet.name === undefined || pet.categoryId === undefined) return { problem: { text: `no ${pet.name === undefined ? 'name' : 'categoryId'}`, rule: 'missingField' } }
+  if (typeof pet.name !== 'string') return { problem: { text: `name ${JSON.stringify(pet.name)}`, rule: 'petName' } }
+  if (!Number.isInteger(pet.categoryId)) return { problem: { text: `categoryId ${JSON.stringify(pet.categoryId)}`, rule: 'petCategoryId' } }
+  if (pet.status !== undefined && !isStatus(pet.status)) return { problem: { text: `status ${JSON.stringify(pet.status)}`, rule: 'petStatus' } }
+  return { pet }
+}
+
+function isStatus(value: unknown): boolean {
+  return value === 'available' || value === 'pending' || value === 'sold'
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function parseJson(text: string): { readonly ok: true; readonly value: unknown } | { readonly ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown }
+  } catch {
+    return { ok: false }
+  }
+}

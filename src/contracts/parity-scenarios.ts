@@ -1,0 +1,187 @@
+import type { Violation } from './answer-rules.js'
+import { describeFetchError } from './fetch-errors.js'
+import { INVALID_KEY } from './parity-probes.js'
+import { markName } from './run-marker.js'
+import { cite } from './spec-citations.js'
+
+/** A service a scenario runs against: its API base with `/v1`, a key it accepts, the run's marker. */
+export type ScenarioSide = {
+  readonly baseUrl: string
+  readonly apiKey: string
+  readonly marker: string
+  readonly timeoutMs: number
+  readonly fetch: typeof fetch
+}
+
+/** What a scenario saw on one side, in a few words, and where that contradicts the spec. */
+export type ScenarioResult = { readonly summary: string; readonly violations: readonly Violation[] }
+
+/**
+ * A rule no single answer shows: a sequence of requests to one side, judged as a whole. Every
+ * animal a scenario creates carries the run's marker; none deletes anything.
+ */
+export type Scenario = {
+  readonly id: string
+  /** What it sends, as people read it. */
+  readonly request: string
+  /** The sentence of the spec it checks. */
+  readonly rule: string
+  run(side: ScenarioSide): Promise<ScenarioResult>
+}
+
+type Answer = { readonly status: number; readonly json: unknown }
+type Listed = { readonly id: unknown; readonly name: unknown }
+
+function client(side: ScenarioSide) {
+  const send = async (method: string, path: string, init: { authorization?: string; body?: string } = {}): Promise<Answer> => {
+    const headers: Record<string, string> = { accept: 'application/json' }
+    if (init.authorization !== undefined) headers.authorization = init.authorization
+    if (init.body !== undefined) headers['content-type'] = 'application/json'
+    const response = await side.fetch(`${side.baseUrl}${path}`, {
+      method,
+      headers,
+      ...(init.body === undefined ? {} : { body: init.body }),
+      signal: AbortSignal.timeout(side.timeoutMs),
+    })
+    const text = await response.text()
+    let json: unknown
+    try {
+      json = JSON.parse(text)
+    } catch {
+      json = undefined
+    }
+    return { status: response.status, json }
+  }
+  const key = `Bearer ${side.apiKey}`
+  return {
+    send,
+    create: (name: string, status?: string) =>
+      send('POST', '/pets', { authorization: key, body: JSON.stringify({ name: markName(name, side.marker), categoryId: 1, ...(status === undefined ? {} : { status }) }) }),
+    list: async (query: string): Promise<Listed[]> => {
+      const answer = await send('GET', `/pets?${query}`, { authorization: key })
+      return Array.isArray(answer.json) ? (answer.json as Listed[]) : []
+    },
+    get: (id: string) => send('GET', `/pets/${encodeURIComponent(id)}`, { authorization: key }),
+  }
+}
+
+const idOf = (answer: Answer): string | undefined => {
+  const id = (answer.json as { id?: unknown } | undefined)?.id
+  return answer.status === 201 && Number.isInteger(id) ? String(id) : undefined
+}
+
+/** The animals a side lists first: all of them and each status, 100 each (the most `limit` allows). */
+async function firstListed(api: ReturnType<typeof client>): Promise<Listed[]> {
+  const lists = await Promise.all(['limit=100', 'status=available&limit=100', 'status=pending&limit=100', 'status=sold&limit=100'].map(api.list))
+  return lists.flat()
+}
+
+const REFUSALS = [
+  { how: 'no key', authorization: undefined },
+  { how: 'an invalid key', authorization: `Bearer ${INVALID_KEY}` },
+  { how: 'an empty bearer token', authorization: 'Bearer ' },
+] as const
+
+const refusedStoresNothing: Scenario = {
+  id: 'refused-create-stores-nothing',
+  request: 'POST /pets with no key, an invalid key and an empty token, then look for those animals',
+  rule: cite('keyNeeded'),
+  async run(side) {
+    const api = client(side)
+    // Animals created just before and after bracket the ids a stored refusal could have taken.
+    const before = idOf(await api.create('Refusal bracket'))
+    const names = REFUSALS.map(({ how }) => markName(`Refused probe (${how})`, side.marker))
+    const statuses: number[] = []
+    for (const [index, refusal] of REFUSALS.entries()) {
+      const body = JSON.stringify({ name: names[index], categoryId: 1, status: 'pending' })
+      statuses.push((await api.send('POST', '/pets', { ...(refusal.authorization === undefined ? {} : { authorization: refusal.authorization }), body })).status)
+    }
+    const after = idOf(await api.create('Refusal bracket'))
+    const seen: Listed[] = [...(await api.list('limit=100')), ...(await api.list('status=pending&limit=100'))]
+    const gap = before === undefined || after === undefined ? 0 : Number(after) - Number(before) - 1
+    if (gap > 0 && gap <= 10) {
+      for (let id = Number(before) + 1; id < Number(after); id++) {
+        const found = await api.get(String(id))
+        if (found.status === 200) seen.push(found.json as Listed)
+      }
+    }
+    const stored = REFUSALS.filter((_, index) => seen.some((pet) => pet?.name === names[index]))
+    const violations = stored.map(({ how }) => ({
+      aspect: 'stored animals' as const,
+      reason: `an animal sent with ${how} was stored although the request was answered ${statuses[REFUSALS.findIndex((each) => each.how === how)]}; ${cite('keyNeeded')}`,
+    }))
+    const summary = stored.length === 0 ? 'none of the refused animals stored' : `stored: sent with ${stored.map((each) => each.how).join(', ')}`
+    return { summary, violations }
+  },
+}
+
+const idsUniqueAfterExistingData: Scenario = {
+  id: 'ids-unique-after-existing',
+  request: 'GET /pets (all, and by each status), then POST /pets: the new id is no listed animal\'s',
+  rule: cite('petId'),
+  async run(side) {
+    const api = client(side)
+    const existing = await firstListed(api)
+    const id = idOf(await api.create('Id probe'))
+    if (id === undefined) return { summary: 'no animal created', violations: [] }
+    const taken = existing.find((pet) => String(pet?.id) === id)
+    if (taken === undefined) return { summary: `a new id, unlike the ${new Set(existing.map((pet) => String(pet?.id))).size} listed`, violations: [] }
+    return {
+      summary: `id ${id}, already taken`,
+      violations: [{ aspect: 'ids', reason: `the new animal got id ${id}, which the animal ${JSON.stringify(taken.name)} already had; ${cite('petId')}` }],
+    }
+  },
+}
+
+/** How many animals the parallel scenario creates at once. */
+export const PARALLEL_CREATIONS = 20
+
+const idsUniqueInParallel: Scenario = {
+  id: 'ids-unique-in-parallel',
+  request: `${PARALLEL_CREATIONS} POST /pets at once: ${PARALLEL_CREATIONS} distinct ids`,
+  rule: cite('petId'),
+  async run(side) {
+    const api = client(side)
+    const answers = await Promise.all(Array.from({ length: PARALLEL_CREATIONS }, (_, index) => api.create(`Parallel probe ${index + 1}`)))
+    const ids = answers.map(idOf).filter((id) => id !== undefined)
+    const distinct = new Set(ids).size
+    const summary = `${ids.length} created, ${distinct} distinct ids`
+    if (distinct === ids.length) return { summary, violations: [] }
+    return { summary, violations: [{ aspect: 'ids', reason: `${ids.length} animals created at once got ${distinct} distinct ids; ${cite('petId')}` }] }
+  },
+}
+
+/** The body the large-body scenario sends: 2 MiB of JSON that no service can store (no name). */
+export const LARGE_BODY_BYTES = 2 * 1024 * 1024
+
+const survivesLargeBody: Scenario = {
+  id: 'survives-large-body',
+  request: 'POST /pets with a 2 MiB body (no name), then GET /pets?limit=1',
+  rule: cite('listOk'),
+  async run(side) {
+    const api = client(side)
+    const padding = ' '.repeat(LARGE_BODY_BYTES - '{"categoryId":"none"}'.length)
+    // How the large body itself is answered (400, 413, a closed connection) is open: the spec
+    // states no body size limit (section 8).
+    const first = await api.send('POST', '/pets', { authorization: `Bearer ${side.apiKey}`, body: `{${padding}"categoryId":"none"}` }).then(
+      (answer) => String(answer.status),
+      (error: unknown) => describeFetchError(error, side.timeoutMs),
+    )
+    try {
+      const next = await api.send('GET', '/pets?limit=1', { authorization: `Bearer ${side.apiKey}` })
+      const summary = `the large body: ${first}; the next list: ${next.status}`
+      return next.status === 200
+        ? { summary, violations: [] }
+        : { summary, violations: [{ aspect: 'availability', reason: `after a 2 MiB body, GET /pets with a valid key was answered ${next.status}; ${cite('listOk')}` }] }
+    } catch (error) {
+      const reason = describeFetchError(error, side.timeoutMs)
+      return {
+        summary: `the large body: ${first}; the next list: no answer`,
+        violations: [{ aspect: 'availability', reason: `after a 2 MiB body, GET /pets with a valid key got no answer (${reason}); ${cite('listOk')}` }],
+      }
+    }
+  },
+}
+
+/** Every scenario, in the order run: the large body last, since a service may not survive it. */
+export const PARITY_SCENARIOS: readonly Scenario[] = [refusedStoresNothing, idsUniqueAfterExistingData, idsUniqueInParallel, survivesLargeBody]
