@@ -25,9 +25,12 @@ const generateLazily: AnimalGenerator = async (options) => {
 export function createFake(options: FakeOptions = {}): Fake {
   return createFakeService(
     { pets: DEFAULT_PETS, ...options },
-    { now: () => Date.now(), random: () => Math.random(), generate: generateLazily },
+    { now: () => Date.now(), random: () => Math.random(), generate: generateLazily, pause },
   )
 }
+
+// A timer rather than a microtask: requests waiting on sockets get their turn in between.
+const pause = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0))
 
 function loadDefaultPets(): readonly Pet[] {
   const pets = parseFixtureRecords(defaultFixture)

@@ -8,7 +8,9 @@ import { DEFAULT_FIXTURE, FixtureError, loadFixture } from '../node/fixtures.js'
 import { describeKeys } from '../node/describe-keys.js'
 import { createPages, PAGE_PATHS } from '../node/pages.js'
 import { ListenError, startServer } from '../node/server.js'
-import { createStateWriter, readStateFile, StateFileError } from '../node/state-file.js'
+import { createIdReservation, createStateWriter, prepareStateFile, readStateFile, StateFileError } from '../node/state-file.js'
+import { createHostPolicy } from '../core/site-guard.js'
+import { isFakeInputError } from '../core/errors.js'
 import { CliError } from './cli-error.js'
 import { createBatchedWriter, createRequestLog, type LogFormat, useColour } from './request-log.js'
 
@@ -44,9 +46,19 @@ Options:
                       atomically on shutdown and every --state-interval ms
   --state-interval <ms>
                       how often to write the state file when it changed (default 5000)
+  --store-idle-minutes <n>
+                      under --isolate, drop a store unused this long  (default 30)
   --no-control        remove the control API (${CONTROL_BASE}) entirely
   --control-token <t> require this token in X-Control-Token on control
-                      requests; also read from ${CONTROL_TOKEN_ENV}
+                      requests; also read from ${CONTROL_TOKEN_ENV}. Without
+                      one, --api-key protects the control API too.
+  --control-cors <origin>
+                      let pages of this web origin call the control API, e.g.
+                      http://localhost:5173; repeatable (none by default)
+  --allowed-host <name>
+                      answer requests whose Host is this name (.example.test
+                      for every name below it); repeatable. Addresses,
+                      localhost and *.localhost are always answered.
   --log-format <f>    request lines as text (method path status time) or
                       json, one object per line                      (default text)
   --quiet             print no request lines (the banner stays)
@@ -82,8 +94,11 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
       'max-animals': { type: 'string', default: String(DEFAULT_MAX_ANIMALS) },
       'state-file': { type: 'string' },
       'state-interval': { type: 'string', default: '5000' },
+      'store-idle-minutes': { type: 'string', default: '30' },
       'no-control': { type: 'boolean', default: false },
       'control-token': { type: 'string' },
+      'control-cors': { type: 'string', multiple: true, default: [] },
+      'allowed-host': { type: 'string', multiple: true, default: [] },
       'log-format': { type: 'string', default: 'text' },
       quiet: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -108,23 +123,47 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
   const latency = values.latency === undefined ? undefined : parseLatencyOption(values.latency)
   const maxAnimals = wholeNumber('--max-animals', values['max-animals'], 1, 100_000_000)
   const stateInterval = wholeNumber('--state-interval', values['state-interval'], 100, 86_400_000)
+  const storeIdleMs = wholeNumber('--store-idle-minutes', values['store-idle-minutes'], 1, 10_080) * 60_000
+  const controlCors = values['control-cors'].map(parseOrigin)
+  const hosts = createHostPolicy(values['allowed-host'].map((name) => name.trim()).filter((name) => name !== ''))
   const stateFile = values['state-file']
   if (stateFile !== undefined && values.isolate) {
     throw new CliError('--state-file cannot be used with --isolate: isolated stores are known by their keys, which are never written to disk')
   }
   let pets
   let saved
+  let ids
   try {
     pets = await loadFixture(values.fixture)
-    saved = stateFile === undefined ? undefined : await readStateFile(stateFile)
+    if (stateFile !== undefined) {
+      await prepareStateFile(stateFile)
+      saved = await readStateFile(stateFile)
+      ids = createIdReservation(stateFile)
+    }
   } catch (error) {
     if (error instanceof FixtureError || error instanceof StateFileError) throw new CliError(error.message)
     throw error
   }
-  const fake = createFake({ pets, keys, isolate: values.isolate, maxAnimals, ...(latency === undefined ? {} : { latency }) })
+  if (pets.length > maxAnimals) {
+    throw new CliError(`--max-animals ${maxAnimals} is below the ${pets.length} animals of fixture ${values.fixture}: raise it or pick a smaller fixture`)
+  }
+  const fake = createFake({
+    pets,
+    keys,
+    isolate: values.isolate,
+    maxAnimals,
+    storeIdleMs,
+    ...(ids === undefined ? {} : { ids }),
+    ...(latency === undefined ? {} : { latency }),
+  })
   if (saved !== undefined) {
     if (saved.length > maxAnimals) throw new CliError(`state file ${stateFile} holds ${saved.length} animals, more than --max-animals ${maxAnimals}`)
-    fake.load(saved)
+    try {
+      fake.load(saved)
+    } catch (error) {
+      if (isFakeInputError(error)) throw new CliError(`state file ${stateFile}: ${error.message}`)
+      throw error
+    }
   }
   const writer =
     stateFile === undefined
@@ -144,9 +183,12 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
       })
   const controlState = control === undefined ? 'off' : controlToken === undefined ? 'open' : 'token'
   const pages = createPages({ keys: fake.keys, control: controlState })
-  const site = createSite({ api: fake, pages, ...(control === undefined ? {} : { control }) })
-  if (values.host === '0.0.0.0' || values.host === '::' || values.host === '') {
-    process.stderr.write('animals-mock: warning: listening on every network interface; anyone who can reach this machine can use the fake\n')
+  const site = createSite({ api: fake, pages, hosts, controlCorsOrigins: controlCors, ...(control === undefined ? {} : { control }) })
+  if (!isLoopback(values.host)) {
+    const where = values.host === '0.0.0.0' || values.host === '::' || values.host === '' ? 'every network interface' : values.host
+    process.stderr.write(
+      `animals-mock: warning: listening on ${where}, not only this machine: anyone who can reach it can use the fake${control === undefined || controlToken !== undefined ? '' : ' and its control API (set --control-token)'}; requests by name need --allowed-host\n`,
+    )
   }
   const logOut = createBatchedWriter((text) => process.stdout.write(text))
   const onExchange = values.quiet
@@ -159,6 +201,24 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
     if (error instanceof ListenError) throw new CliError(error.message)
     throw error
   }
+  // Ready means ready: a supervisor may stop the fake the moment it reads the first line, so the
+  // handlers for a graceful stop are in place before it is printed.
+  const stopped = new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      void server
+        .close()
+        .then(() => writer?.stop())
+        .catch((error: unknown) => {
+          process.stderr.write(`animals-mock: could not write the state file: ${(error as Error).message}\n`)
+          process.exitCode = 1
+        })
+        .then(() => resolve())
+    }
+    process.on('SIGINT', stop)
+    process.on('SIGTERM', stop)
+  })
   const controlLine =
     control === undefined ? 'disabled (--no-control)' : `${server.url}${CONTROL_BASE}${controlToken === undefined ? '' : ' (token required)'}`
   process.stdout.write(
@@ -170,23 +230,26 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
       `  openapi: ${server.url}${PAGE_PATHS.openapiYaml}\n` +
       `  control: ${controlLine}\n`,
   )
-  await new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
-      void server
-        .close()
-        .then(() => writer?.stop())
-        .catch((error: unknown) => {
-          process.stderr.write(`animals-mock: could not write the state file: ${(error as Error).message}\n`)
-        })
-        .then(() => resolve())
-    }
-    process.on('SIGINT', stop)
-    process.on('SIGTERM', stop)
-  })
+  await stopped
   logOut.flush()
   process.stdout.write('animals-mock stopped\n')
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}$/.test(host)
+}
+
+function parseOrigin(text: string): string {
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    throw new CliError(`--control-cors needs a web origin such as http://localhost:5173, not "${text}"`)
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== text.replace(/\/$/, '')) {
+    throw new CliError(`--control-cors needs a web origin such as http://localhost:5173 (scheme, host and port only), not "${text}"`)
+  }
+  return url.origin
 }
 
 function wholeNumber(flag: string, text: string, min: number, max: number): number {

@@ -1,11 +1,11 @@
-import { authenticate, constantTimeEqual } from './auth.js'
+import { authenticate, constantTimeEqual, type KeyPolicy } from './auth.js'
 import { type ApiError, apiError, FakeInputError, orThrow, toErrorResponse } from './errors.js'
 import type { Controls, Fake, StoreControls } from './fake-service.js'
-import { joinFixture, parseFixture } from './fixture.js'
+import { joinFixture } from './fixture.js'
 import { parseForcedRule } from './forced.js'
-import { CORS_HEADERS, type Fields, fail, JSON_HEADERS, ok, type PlainRequest, type PlainResponse, type Result } from './http.js'
+import { type Fields, fail, JSON_TYPE, ok, type PlainRequest, type PlainResponse, type Result } from './http.js'
 import type { JournalFilter } from './journal.js'
-import { parseJsonBody } from './json-body.js'
+import { isJsonContentType, parseJsonBody } from './json-body.js'
 import { parseLatency, toLatencySpec } from './latency.js'
 import type { Int64 } from './int64.js'
 import { isPetStatus, type PetStatus } from './pets.js'
@@ -17,8 +17,23 @@ export const CONTROL_BASE = '/__control'
 /** The header that carries the control token, when one is set. */
 export const CONTROL_TOKEN_HEADER = 'x-control-token'
 
-/** Snapshots can be large: a control request may carry this many bytes. */
-export const CONTROL_BODY_LIMIT = 256 * 1024 * 1024
+/**
+ * The most body bytes each control request may carry, by what it needs: a rule or a setting is a
+ * few hundred bytes, and only a snapshot is large (see `snapshotBodyLimit`).
+ */
+export const CONTROL_BODY_LIMITS = { rule: 16 * 1024, small: 1024 } as const
+
+/**
+ * The largest snapshot body: the JSON text of as many animals as the fake may hold, at most
+ * 256 MiB (a string of that many characters is about as long as V8 makes; a larger state goes
+ * through --fixture or --state-file).
+ */
+export function snapshotBodyLimit(maxAnimals: number, maxTextChars: number): number {
+  return Math.min(256 * 1024 * 1024, maxTextChars * 3 + maxAnimals * 2 + 16)
+}
+
+// Control answers carry no CORS: only origins the user opts in get it, from the site.
+const CONTROL_JSON: Fields = Object.freeze({ 'content-type': JSON_TYPE })
 
 /** Options of `createControl`. */
 export type ControlOptions = {
@@ -29,8 +44,14 @@ export type ControlOptions = {
   readonly document?: string
 }
 
-/** The control API as one async function; requests arrive with paths below `/__control`. */
-export type Control = { handle(request: PlainRequest): Promise<PlainResponse> }
+/** The control API; requests arrive with paths below `/__control`. */
+export type Control = {
+  handle(request: PlainRequest): Promise<PlainResponse>
+  /** Refuses, before any body is read, a request without the token or key, or to no control at all. */
+  admit(request: PlainRequest): PlainResponse | undefined
+  /** The most body bytes the control at this method and path takes. */
+  bodyLimit(method: string, path: string): number
+}
 
 /**
  * Which store a control request acts on. Without isolation: the one store. Under isolation: the
@@ -53,14 +74,10 @@ const ROUTES: Readonly<Record<string, Route>> = {
     const { added, firstId, lastId } = await store.seed(count, seedOptions)
     return json(201, { added, firstId: idOf(firstId), lastId: idOf(lastId), animals: store.store.size })
   },
-  'GET /snapshot': (_request, scope) => ({ status: 200, headers: JSON_HEADERS, body: joinFixture(storeOf(scope).store.texts()) }),
-  'PUT /snapshot': (request, scope) => {
+  'GET /snapshot': (_request, scope) => ({ status: 200, headers: CONTROL_JSON, body: joinFixture(storeOf(scope).store.texts()) }),
+  'PUT /snapshot': async (request, scope) => {
     const store = storeOf(scope)
-    orThrow(parseJsonBody(request, { limit: CONTROL_BODY_LIMIT, expected: 'a JSON array of animals' }))
-    const pets = parseFixture(new TextDecoder().decode(request.body))
-    if (!pets.ok) throw new FakeInputError(apiError('invalid_body', `The snapshot is not valid: ${pets.error}.`))
-    store.load(pets.value)
-    return json(200, { animals: store.store.size })
+    return json(200, { animals: await store.loadSnapshot(readJsonBytes(request, 'a JSON array of animals')) })
   },
   'GET /animals': (request, scope) => {
     const { store } = storeOf(scope)
@@ -70,7 +87,7 @@ const ROUTES: Readonly<Record<string, Route>> = {
     const total = query.status === undefined ? store.size : counts[query.status]
     const head = JSON.stringify({ total, offset: query.offset, limit: query.limit, counts })
     // Animals keep their exact JSON (int64 past 2^53 included), so the body is assembled here.
-    return { status: 200, headers: JSON_HEADERS, body: `${head.slice(0, -1)},"animals":[${page.join(',')}]}` }
+    return { status: 200, headers: CONTROL_JSON, body: `${head.slice(0, -1)},"animals":[${page.join(',')}]}` }
   },
   'GET /journal': (request, scope) => json(200, { entries: scope.controls.journal(orThrow(parseJournalFilter(new URLSearchParams(request.search)))) }),
   'DELETE /journal': (_request, scope) => {
@@ -105,6 +122,20 @@ const ROUTES: Readonly<Record<string, Route>> = {
  */
 export function createControl(options: ControlOptions): Control {
   const { fake, token } = options
+  const { maxAnimals, maxTextChars } = fake.budget.limits
+  const snapshotLimit = snapshotBodyLimit(maxAnimals, maxTextChars)
+
+  // With a control token, it is what lets a request in; without one, when the API needs a key,
+  // the control API needs one of those keys too.
+  function refuseCredential(request: PlainRequest): PlainResponse | undefined {
+    if (token !== undefined) {
+      if (constantTimeEqual(request.headers[CONTROL_TOKEN_HEADER] ?? '', token)) return undefined
+      return toErrorResponse(apiError('unauthorized', 'The control API needs the control token in X-Control-Token.'))
+    }
+    if (!needsKey(fake.keys)) return undefined
+    const auth = authenticate(request.headers.authorization, fake.keys)
+    return auth.ok ? undefined : toErrorResponse(apiError('unauthorized', 'The control API needs an API key the fake accepts: Authorization: Bearer <key>.', auth.error.headers))
+  }
 
   function scopeOf(request: PlainRequest): Result<Scope, ApiError> {
     if (!fake.isolated) return ok({ fake, controls: fake, store: fake })
@@ -124,30 +155,30 @@ export function createControl(options: ControlOptions): Control {
   async function route(request: PlainRequest, scope: Scope): Promise<PlainResponse> {
     const path = request.path === '' ? '/' : request.path
     if (path === '/openapi.yaml' && request.method === 'GET' && options.document !== undefined) {
-      return { status: 200, headers: { ...CORS_HEADERS, 'content-type': 'application/yaml; charset=utf-8' }, body: options.document }
+      return { status: 200, headers: { 'content-type': 'application/yaml; charset=utf-8' }, body: options.document }
     }
     const handler = ROUTES[`${request.method} ${path}`]
     if (handler !== undefined) return handler(request, scope)
     const ruleId = /^\/forced\/([0-9]{1,9})$/.exec(path)?.[1]
     if (ruleId !== undefined && request.method === 'DELETE') {
       if (scope.controls.unforce(Number(ruleId))) return noContent()
-      return toErrorResponse(apiError('route_not_found', `No forced rule has id ${ruleId}.`))
+      return toErrorResponse(apiError('rule_not_found', `No forced rule has id ${ruleId}; see GET ${CONTROL_BASE}/forced.`))
     }
-    const allowed = Object.keys(ROUTES)
-      .filter((key) => key.endsWith(` ${path}`))
-      .map((key) => key.split(' ')[0] ?? '')
-    if (ruleId !== undefined) allowed.push('DELETE')
-    if (allowed.length === 0) return toErrorResponse(apiError('route_not_found', `No control at ${CONTROL_BASE}${path}.`))
-    const allow = allowed.join(', ')
-    return toErrorResponse(apiError('method_not_allowed', `${request.method} is not allowed here; use ${allow}.`, { allow }))
+    return noRoute(request.method, path) ?? toErrorResponse(apiError('route_not_found', `No control at ${CONTROL_BASE}${path}.`))
   }
 
   return {
+    admit(request) {
+      return refuseCredential(request) ?? noRoute(request.method, request.path === '' ? '/' : request.path)
+    },
+    bodyLimit(method, path) {
+      if (method === 'PUT' && path === '/snapshot') return snapshotLimit
+      if (method === 'POST' && path === '/forced') return CONTROL_BODY_LIMITS.rule
+      return CONTROL_BODY_LIMITS.small
+    },
     async handle(request) {
-      if (request.method === 'OPTIONS') return preflight(request.headers)
-      if (token !== undefined && !constantTimeEqual(request.headers[CONTROL_TOKEN_HEADER] ?? '', token)) {
-        return toErrorResponse(apiError('unauthorized', 'The control API needs the control token in X-Control-Token.'))
-      }
+      const refused = refuseCredential(request)
+      if (refused !== undefined) return refused
       const scope = scopeOf(request)
       if (!scope.ok) return toErrorResponse(scope.error)
       try {
@@ -160,10 +191,29 @@ export function createControl(options: ControlOptions): Control {
   }
 }
 
+function needsKey(keys: KeyPolicy): boolean {
+  return keys.kind === 'listed'
+}
+
+/** The 404 or 405 for a method and path with no control; `undefined` when there is one. */
+function noRoute(method: string, path: string): PlainResponse | undefined {
+  if (ROUTES[`${method} ${path}`] !== undefined) return undefined
+  if (path === '/openapi.yaml' && method === 'GET') return undefined
+  const isRule = /^\/forced\/[0-9]{1,9}$/.test(path)
+  if (isRule && method === 'DELETE') return undefined
+  const allowed = Object.keys(ROUTES)
+    .filter((key) => key.endsWith(` ${path}`))
+    .map((key) => key.split(' ')[0] ?? '')
+  if (isRule) allowed.push('DELETE')
+  if (allowed.length === 0) return toErrorResponse(apiError('route_not_found', `No control at ${CONTROL_BASE}${path}.`))
+  const allow = allowed.join(', ')
+  return toErrorResponse(apiError('method_not_allowed', `${method} is not allowed here; use ${allow}.`, { allow }))
+}
+
 function storeOf(scope: Scope): StoreControls {
   if (scope.store !== undefined) return scope.store
   throw new FakeInputError(
-    apiError('invalid_body', 'Under isolation, name the store with its key: Authorization: Bearer <key>.'),
+    apiError('store_not_named', 'Under isolation, name the store: send its key (Authorization: Bearer <key>) or its label (?store=<label>, see GET /__control/stores).'),
   )
 }
 
@@ -177,7 +227,17 @@ function summary(scope: Scope): PlainResponse {
 }
 
 function readJson(request: PlainRequest, expected: string): unknown {
-  return orThrow(parseJsonBody(request, { limit: CONTROL_BODY_LIMIT, expected }))
+  return orThrow(parseJsonBody(request, { limit: CONTROL_BODY_LIMITS.rule, expected }))
+}
+
+/** The body's bytes, checked as a JSON body is (present, a JSON content type) but not decoded or parsed. */
+function readJsonBytes(request: PlainRequest, expected: string): Uint8Array {
+  const { body } = request
+  if (body === undefined || body.byteLength === 0) throw new FakeInputError(apiError('missing_body', `A request body is required: ${expected}.`))
+  if (!isJsonContentType(request.headers['content-type'] ?? '')) {
+    throw new FakeInputError(apiError('unsupported_content_type', 'The body must be sent with Content-Type: application/json (UTF-8).'))
+  }
+  return body
 }
 
 const JOURNAL_NUMBERS = { status: [100, 599], since: [0, Number.MAX_SAFE_INTEGER], limit: [1, 100_000] } as const
@@ -217,26 +277,12 @@ function readWhole(name: string, text: string, [min, max]: readonly [number, num
   return fail(apiError('invalid_parameter', `Query parameter '${name}' must be a whole number from ${min} to ${max}.`))
 }
 
-function preflight(headers: Fields): PlainResponse {
-  return {
-    status: 204,
-    headers: {
-      ...CORS_HEADERS,
-      'access-control-allow-methods': 'GET, POST, PUT, DELETE, OPTIONS',
-      'access-control-allow-headers': headers['access-control-request-headers'] ?? ALLOW_HEADERS,
-      'access-control-max-age': '600',
-    },
-  }
-}
-
-const ALLOW_HEADERS = `Authorization, Content-Type, ${CONTROL_TOKEN_HEADER}`
-
 function json(status: number, value: unknown): PlainResponse {
-  return { status, headers: JSON_HEADERS, body: JSON.stringify(value) }
+  return { status, headers: CONTROL_JSON, body: JSON.stringify(value) }
 }
 
 function noContent(): PlainResponse {
-  return { status: 204, headers: CORS_HEADERS }
+  return { status: 204, headers: {} }
 }
 
 function idOf(id: Int64 | null): string | number | null {

@@ -8,18 +8,25 @@ export const ERROR_STATUS = {
   bad_request: 400,
   invalid_parameter: 400,
   invalid_body: 400,
+  store_not_named: 400,
   malformed_json: 400,
   missing_body: 400,
   unsupported_content_type: 400,
   unauthorized: 401,
+  host_not_allowed: 403,
+  origin_not_allowed: 403,
+  json_required: 403,
   pet_not_found: 404,
   route_not_found: 404,
+  rule_not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,
   payload_too_large: 413,
   headers_too_large: 431,
   internal_error: 500,
+  server_busy: 503,
   store_full: 507,
+  rules_full: 507,
 } as const satisfies Record<string, number>
 
 /** A stable machine-readable error code, the `code` of the Error body. */
@@ -66,6 +73,11 @@ export class FakeInputError extends Error {
     this.code = error.code
     this.status = ERROR_STATUS[error.code]
   }
+}
+
+/** Whether an error is a `FakeInputError`: bad input to a control, not a bug. */
+export function isFakeInputError(error: unknown): error is FakeInputError {
+  return error instanceof FakeInputError
 }
 
 /** The value of a result, or a thrown `FakeInputError`: for the in-code controls. */

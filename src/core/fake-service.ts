@@ -1,4 +1,5 @@
 import { createApp } from './app.js'
+import { type Budget, budgetFull, createBudget } from './budget.js'
 import { createKeyPolicy, type KeyPolicy } from './auth.js'
 import { apiError, FakeInputError, orThrow } from './errors.js'
 import { type ForcedRule, type ForcedRuleSpec, createForcedRules, parseForcedRule } from './forced.js'
@@ -8,7 +9,8 @@ import { createJournal, type JournalEntry, type JournalFilter } from './journal.
 import { type LatencySpec, NO_LATENCY, parseLatency, pickDelay, toLatencySpec } from './latency.js'
 import type { Int64 } from './int64.js'
 import type { NewPet, Pet, PetStatus } from './pets.js'
-import type { Store } from './store.js'
+import { parseSnapshotGradually } from './snapshot.js'
+import type { IdReservation, Store } from './store.js'
 import { createTenants, type Tenant } from './tenants.js'
 
 /** Options of `seed`: the generator's seed (random when absent) and status weights. */
@@ -32,12 +34,20 @@ export type FakeOptions = {
   readonly pets?: readonly Pet[]
   /** Accepted bearer keys; none means any non-empty token is accepted. */
   readonly keys?: readonly string[]
-  /** The most animals a store holds; creating past it answers 507 and nothing is evicted. */
+  /** The most animals every store together holds; creating past it answers 507 and nothing is evicted. */
   readonly maxAnimals?: number
+  /** The most characters of animal text every store together holds (names are what makes it grow). */
+  readonly maxTextChars?: number
+  /** The most characters of list answers kept for reuse, every store together. */
+  readonly maxCacheChars?: number
   /** Each bearer key gets its own store, created from `pets` on first use. */
   readonly isolate?: boolean
   /** The most isolated stores at once. */
   readonly maxTenants?: number
+  /** An isolated store unused this long is dropped. */
+  readonly storeIdleMs?: number
+  /** Ids never to hand out again, kept by the node adapter with a state file; not with `isolate`. */
+  readonly ids?: IdReservation
   /** How many requests the journal keeps. */
   readonly journalSize?: number
   /** Latency added to every API answer from the start. */
@@ -50,6 +60,11 @@ export type FakeEnvironment = {
   /** A number in [0, 1). */
   readonly random: () => number
   readonly generate: AnimalGenerator
+  /**
+   * Lets other work run (the next turn of the event loop): long seeds and snapshot loads pause
+   * between chunks, so the API keeps answering meanwhile.
+   */
+  readonly pause: () => Promise<void>
 }
 
 /** The controls every scope has: the whole fake, or one key's store under isolation. */
@@ -76,6 +91,12 @@ export type StoreControls = Controls & {
   snapshot(): Pet[]
   /** Replaces the animals with `pets` after checking every one; `reset()` still returns to the fixture. */
   load(pets: readonly Pet[] | unknown): void
+  /**
+   * `load` from a snapshot's JSON (text, or UTF-8 bytes as a request body has it), read and checked
+   * a chunk at a time with pauses between, so that a large snapshot does not stop the API;
+   * resolves with how many animals the store then holds.
+   */
+  loadSnapshot(json: string | Uint8Array): Promise<number>
 }
 
 /**
@@ -95,6 +116,8 @@ export type Fake = StoreControls & {
   forLabel(label: string): StoreControls | undefined
   /** Every store in use with its label: the shared one, or the isolated ones. */
   stores(): { label: string; store: Store }[]
+  /** The room every store shares, and how much of it is used. */
+  readonly budget: Budget
   /** The latency added to every API answer. */
   readonly latency: LatencySpec
   /** Sets latency for every API answer: `{ ms }` fixed, `{ minMs, maxMs }` random in range, `{}` none. */
@@ -106,14 +129,22 @@ export type Fake = StoreControls & {
  * @example createFakeService({ pets }, { now: Date.now, random: Math.random, generate })
  */
 export function createFakeService(options: FakeOptions, environment: FakeEnvironment): Fake {
-  const { now, random, generate } = environment
+  const { now, random, generate, pause } = environment
   const keys = createKeyPolicy(options.keys ?? [])
   const isolate = options.isolate ?? false
+  const budget = createBudget({
+    ...(options.maxAnimals === undefined ? {} : { maxAnimals: options.maxAnimals }),
+    ...(options.maxTextChars === undefined ? {} : { maxTextChars: options.maxTextChars }),
+    ...(options.maxCacheChars === undefined ? {} : { maxCacheChars: options.maxCacheChars }),
+  })
   const tenants = createTenants({
     fixture: options.pets ?? [],
     isolate,
-    ...(options.maxAnimals === undefined ? {} : { maxAnimals: options.maxAnimals }),
+    budget,
+    now,
     ...(options.maxTenants === undefined ? {} : { maxTenants: options.maxTenants }),
+    ...(options.storeIdleMs === undefined ? {} : { idleMs: options.storeIdleMs }),
+    ...(options.ids === undefined ? {} : { ids: options.ids }),
   })
   const forced = createForcedRules()
   const journal = createJournal(options.journalSize)
@@ -128,16 +159,17 @@ export function createFakeService(options: FakeOptions, environment: FakeEnviron
       reset: resetIt,
       async seed(count, seedOptions = {}) {
         const { store } = tenant()
-        const room = (options.maxAnimals ?? Number.POSITIVE_INFINITY) - store.size
         if (!Number.isSafeInteger(count) || count < 0) {
           throw new FakeInputError(apiError('invalid_body', 'The count must be a whole number.'))
         }
-        if (count > room) throw new FakeInputError(apiError('store_full', `Only ${Math.max(0, room)} more animals fit.`))
+        if (budget.used.animals + count > budget.limits.maxAnimals) throw budgetFull(budget, count)
         const seed = seedOptions.seed ?? Math.floor(random() * 2 ** 32)
         const next = await generate({ ...seedOptions, seed })
         let firstId: Int64 | null = null
         let lastId: Int64 | null = null
         for (let i = 0; i < count; i++) {
+          // A chunk takes a few milliseconds; between chunks the API answers.
+          if (i > 0 && i % SEED_CHUNK === 0) await pause()
           const result = store.create(next())
           if (!result.ok) throw new FakeInputError(result.error)
           lastId = result.value.pet.id
@@ -147,11 +179,15 @@ export function createFakeService(options: FakeOptions, environment: FakeEnviron
       },
       snapshot: () => [...tenant().store.all()],
       load(pets) {
-        const checked = checkPets(pets)
-        if (checked.length > (options.maxAnimals ?? Number.POSITIVE_INFINITY)) {
-          throw new FakeInputError(apiError('store_full', `More than the maximum of ${options.maxAnimals} animals.`))
-        }
-        tenant().store.replace(checked)
+        tenant().store.replace(checkPets(pets))
+      },
+      async loadSnapshot(json) {
+        const bytes = typeof json === 'string' ? new TextEncoder().encode(json) : json
+        const pets = await parseSnapshotGradually(bytes, { pause, maxAnimals: budget.limits.maxAnimals })
+        if (!pets.ok) throw new FakeInputError(apiError('invalid_body', `The snapshot is not valid: ${pets.error}.`))
+        const store = tenant().store
+        await store.replaceGradually(pets.value, pause)
+        return store.size
       },
       journal: (filter = {}) => journal.entries({ ...filter, tenant: tenant().label }),
       clearJournal: () => journal.clear(tenant().label),
@@ -174,6 +210,7 @@ export function createFakeService(options: FakeOptions, environment: FakeEnviron
     seed: shared.seed,
     snapshot: shared.snapshot,
     load: shared.load,
+    loadSnapshot: shared.loadSnapshot,
     keys,
     isolated: isolate,
     handle(request) {
@@ -207,6 +244,7 @@ export function createFakeService(options: FakeOptions, environment: FakeEnviron
       return controlsOf(tenant, () => tenant().store.reset())
     },
     stores: () => tenants.all().map(({ label, store }) => ({ label, store })),
+    budget,
     journal: (filter) => journal.entries(filter),
     clearJournal: () => journal.clear(),
     force: (spec) => forced.add(checkRule(spec), null),
@@ -220,6 +258,9 @@ export function createFakeService(options: FakeOptions, environment: FakeEnviron
     },
   }
 }
+
+/** Animals a seed makes between pauses: a few milliseconds of work. */
+const SEED_CHUNK = 2000
 
 function checkRule(spec: ForcedRuleSpec): ForcedRuleSpec {
   return orThrow(parseForcedRule(spec))

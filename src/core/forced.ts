@@ -1,4 +1,4 @@
-import { type ApiError, apiError, errorBody } from './errors.js'
+import { type ApiError, apiError, errorBody, FakeInputError } from './errors.js'
 import { type DroppedConnection, fail, JSON_HEADERS, ok, type PlainRequest, type PlainResponse, type Result } from './http.js'
 
 /** What a test asks for: which requests, how many times, and what they get instead. */
@@ -36,8 +36,12 @@ export type ForcedEffect =
   | { readonly kind: 'drop'; readonly reply: DroppedConnection }
   | { readonly kind: 'delay'; readonly delayMs: number }
 
+/** The most rules in force at once: each request walks them, so they are few by design. */
+export const MAX_FORCED_RULES = 1000
+
 /** The rules in force, in the order they were added; the first match wins. */
 export type ForcedRules = {
+  /** Adds a rule; a `FakeInputError` (507, `rules_full`) past `MAX_FORCED_RULES`. */
   add(spec: ForcedRuleSpec, tenant: string | null): ForcedRule
   /** The effect on `request` of the first matching rule, counting it as used. */
   take(request: PlainRequest, tenant: string | null): ForcedEffect | undefined
@@ -114,6 +118,9 @@ export function createForcedRules(): ForcedRules {
   let lastId = 0
   return {
     add(spec, tenant) {
+      if (rules.length >= MAX_FORCED_RULES) {
+        throw new FakeInputError(apiError('rules_full', `At most ${MAX_FORCED_RULES} forced rules can be in force; remove some first.`))
+      }
       lastId += 1
       const method = spec.method?.toUpperCase()
       const rule: ForcedRule = {

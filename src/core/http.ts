@@ -33,8 +33,13 @@ export type Reply = PlainResponse | DroppedConnection
 /** Anything a transport can serve: the API, the fake with its controls, the whole site. */
 export type Handler = {
   handle(request: PlainRequest): Reply | Promise<Reply>
-  /** The most body bytes worth reading for a path; a transport may stop one byte past it. */
-  bodyLimit?(path: string): number
+  /**
+   * Asked before a body is read (the request arrives without one): a response refuses the request
+   * at once, so a refused client cannot make the server buffer its body.
+   */
+  admit?(request: PlainRequest): PlainResponse | undefined
+  /** The most body bytes worth reading for a method and path; a transport may stop one byte past it. */
+  bodyLimit?(method: string, path: string): number
 }
 
 /** Whether a reply is a dropped connection rather than a response. */

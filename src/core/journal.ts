@@ -61,10 +61,13 @@ export type Journal = {
 export const BODY_LIMIT = 4096
 
 const REDACTED = '[redacted]'
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key', 'x-control-token'])
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'x-control-token'])
+// Any header whose name says it carries a credential (X-Auth-Token, Api-Key, X-Access-Token,
+// X-Amz-Security-Token, X-Session-Id, X-Signature, ...), besides the names listed.
+const SECRET_HEADER_NAME = /auth|token|key|secret|session|cookie|signature|password|credential/i
 const AUTHORIZATION_HEADERS = new Set(['authorization', 'proxy-authorization'])
 const SCHEME = /^[A-Za-z][A-Za-z0-9-]{0,19} /
-const SECRET_PARAM = /key|token|secret|password|auth|signature/i
+const SECRET_PARAM = /key|token|secret|password|auth|signature|session|cookie|credential/i
 
 // What is kept per request: references and primitives only, in one fixed shape, so that recording
 // costs next to nothing on the hot path; everything shown is derived when entries are read.
@@ -209,7 +212,8 @@ function matches(entry: Stored, filter: JournalFilter): boolean {
 function toEntry(entry: Stored, decoder: TextDecoder): JournalEntry {
   const headers: Record<string, string> = {}
   for (const [name, value] of Object.entries(entry.headers)) {
-    headers[name] = !SECRET_HEADERS.has(name) ? value : AUTHORIZATION_HEADERS.has(name) ? redactCredential(value) : REDACTED
+    const secret = SECRET_HEADERS.has(name) || SECRET_HEADER_NAME.test(name)
+    headers[name] = !secret ? value : AUTHORIZATION_HEADERS.has(name) ? redactCredential(value) : REDACTED
   }
   const query = new URLSearchParams()
   for (const [name, value] of new URLSearchParams(entry.search)) query.append(name, SECRET_PARAM.test(name) ? REDACTED : value)

@@ -18,6 +18,12 @@ export type NewPet = {
 /** An animal as the service returns it: a NewPet plus the id the service assigned. */
 export type Pet = NewPet & { readonly id: Int64 }
 
+/**
+ * The longest `name` the fake stores, in characters. The spec states no length limit (section 8);
+ * without one a few animals with 1 MiB names make every list answer a hundred megabytes.
+ */
+export const MAX_NAME_LENGTH = 4096
+
 /** The `limit` bounds and default of `GET /pets` (spec section 8). */
 export const LIMIT = { min: 1, max: 100, default: 20 } as const
 
@@ -103,6 +109,7 @@ function parseRecord(body: unknown, withId: boolean): Result<NewPet | Pet, ApiEr
   const name = field('name')
   if (name === undefined) problems.push("field 'name' is required")
   else if (typeof name !== 'string') problems.push("field 'name' must be a string")
+  else if (name.length > MAX_NAME_LENGTH) problems.push(`field 'name' must be at most ${MAX_NAME_LENGTH} characters`)
 
   const categoryId = readInt64(field('categoryId'))
   if (field('categoryId') === undefined) problems.push("field 'categoryId' is required")

@@ -1,8 +1,9 @@
+import { type Budget, budgetFull, createBudget } from './budget.js'
 import { type ApiError, apiError } from './errors.js'
 import { fail, ok, type Result } from './http.js'
 import { compareInt64, type Int64, nextInt64 } from './int64.js'
 import { parseJsonNumber } from './json-body.js'
-import { type NewPet, type Pet, type PetStatus, toPetJson } from './pets.js'
+import { type NewPet, PET_STATUSES, type Pet, type PetStatus, toPetJson } from './pets.js'
 import { parse } from 'lossless-json'
 
 /** A created animal and its JSON text, as `create` hands them back. */
@@ -22,8 +23,25 @@ export type AnimalSet = {
 export type StoreOptions = {
   /** The animals to start from; `reset()` returns to them. */
   readonly initial?: readonly Pet[] | AnimalSet
-  /** Creating past this many animals answers 507 and stores nothing; nothing is ever evicted. */
-  readonly maxAnimals?: number
+  /**
+   * The room this store shares with the fake's other stores; creating past it answers 507 and
+   * stores nothing, and nothing is ever evicted. Unlimited unless given.
+   */
+  readonly budget?: Budget
+  /** Ids handed out before (another process, before a crash) that must never be handed out again. */
+  readonly ids?: IdReservation
+}
+
+/**
+ * What keeps ids from being reused across restarts: the lowest id that may still be handed out,
+ * and a hook told of every id before it is handed out, which makes it durable first (the node
+ * adapter writes a reservation file ahead of use).
+ */
+export type IdReservation = {
+  /** No id below this is handed out, not even after a reset. */
+  readonly floor: Int64
+  /** Called with each id before it is handed out; throws when it cannot be made durable. */
+  use(id: Int64): void
 }
 
 /**
@@ -46,10 +64,20 @@ export type Store = {
   /** How many animals have each status, and how many have none. */
   counts(): Readonly<Record<PetStatus | 'none', number>>
   create(newPet: NewPet): Result<Created, ApiError>
-  /** Replaces every animal; ids continue after the highest of `pets`. Throws on duplicate ids. */
+  /**
+   * Replaces every animal; ids continue after the highest of `pets`. Throws on duplicate ids, and
+   * a `FakeInputError` (507) when they do not fit the budget, keeping the animals it had.
+   */
   replace(pets: readonly Pet[] | AnimalSet): void
+  /**
+   * `replace`, with the animals sorted and serialised a chunk at a time and `pause` between chunks,
+   * so that a million animals do not hold the event loop; the store changes at the end, at once.
+   */
+  replaceGradually(pets: readonly Pet[], pause: () => Promise<void>): Promise<void>
   /** Returns to the initial animals. */
   reset(): void
+  /** Gives all its room back to the budget: the store is no longer used. */
+  release(): void
   /** Every animal's JSON text in ascending id order: a snapshot without parsing anything. */
   texts(): readonly string[]
   /** Every animal in ascending id order, read back from the JSON texts. */
@@ -78,98 +106,123 @@ export function prepareAnimals(pets: readonly Pet[]): AnimalSet {
  */
 export function createStore(options: StoreOptions = {}): Store {
   const initial = toAnimalSet(options.initial ?? [])
-  const maxAnimals = options.maxAnimals ?? Number.POSITIVE_INFINITY
-  // While ids run 1, 2, 3... without gaps (the usual case: fixtures and seeds are numbered that
-  // way, and the counter continues them), the id is the position in `ordered` and no map is kept:
-  // that saves a third of the memory of a million animals. A gap moves every id into `byId`.
-  let denseFrom: number | undefined
-  let byId = new Map<Int64, string>()
-  let ordered: string[] = []
-  let byStatus = emptyStatusLists()
+  const budget = options.budget ?? createBudget({ maxAnimals: Number.POSITIVE_INFINITY, maxTextChars: Number.POSITIVE_INFINITY })
+  // The characters of texts this store made itself (created, loaded): the initial set's are shared.
+  let ownChars = 0
+  let index = emptyIndex()
   let nextId: Int64 | undefined = 1
   let revision = 0
   // At most 4 filters x 100 limits entries; emptied whenever the store changes. Keyed by a number
   // made of the two, which costs no string per request.
   const listCache = new Map<number, string>()
   let cachedRevision = -1
+  let cacheChars = 0
 
-  function add(id: Int64, text: string, status: PetStatus | undefined): void {
-    if (denseFrom === undefined && ordered.length === 0 && typeof id === 'number') denseFrom = id
-    else if (denseFrom !== undefined && id !== denseFrom + ordered.length) {
-      const from = denseFrom
-      ordered.forEach((existing, i) => byId.set(from + i, existing))
-      denseFrom = undefined
-    }
-    if (denseFrom === undefined) byId.set(id, text)
-    ordered.push(text)
-    if (status !== undefined) byStatus[status].push(text)
+  function clearCache(): void {
+    listCache.clear()
+    budget.giveCache(cacheChars)
+    cacheChars = 0
   }
 
   function get(id: Int64): string | undefined {
-    if (denseFrom === undefined) return byId.get(id)
-    return typeof id === 'number' ? ordered[id - denseFrom] : undefined
+    const { denseFrom } = index
+    if (denseFrom === undefined) return index.byId.get(id)
+    return typeof id === 'number' ? index.ordered[id - denseFrom] : undefined
+  }
+
+  // Takes the budget for the new animals (giving back the old), then puts the index in place.
+  function swapIn(next: Index, set: AnimalSet, chars: number): void {
+    budget.give(index.ordered.length, ownChars)
+    if (!budget.take(set.ids.length, chars)) {
+      budget.take(index.ordered.length, ownChars) // what it held is still there
+      throw budgetFull(budget, set.ids.length - index.ordered.length)
+    }
+    ownChars = chars
+    revision += 1
+    index = next
+    const last = set.ids.at(-1)
+    nextId = last !== undefined && compareInt64(last, 0) >= 0 ? nextInt64(last) : 1
+    const floor = options.ids?.floor
+    if (floor !== undefined && nextId !== undefined && compareInt64(nextId, floor) < 0) nextId = floor
   }
 
   function replace(pets: readonly Pet[] | AnimalSet): void {
     const set = toAnimalSet(pets)
-    revision += 1
-    denseFrom = undefined
-    byId = new Map()
-    ordered = []
-    byStatus = emptyStatusLists()
-    set.ids.forEach((id, i) => add(id, set.texts[i] ?? '', set.statuses[i]))
-    const last = set.ids.at(-1)
-    nextId = last !== undefined && compareInt64(last, 0) >= 0 ? nextInt64(last) : 1
+    const next = emptyIndex()
+    set.ids.forEach((id, i) => addToIndex(next, id, set.texts[i] ?? '', set.statuses[i]))
+    swapIn(next, set, set === initial ? 0 : textLength(set.texts))
   }
 
   replace(initial)
 
   return {
     get size() {
-      return ordered.length
+      return index.ordered.length
     },
     get revision() {
       return revision
     },
     get,
-    list: (limit, status) => (status === undefined ? ordered : byStatus[status]).slice(0, limit),
+    list: (limit, status) => (status === undefined ? index.ordered : index.byStatus[status]).slice(0, limit),
     listJson(limit, status) {
       if (cachedRevision !== revision) {
-        listCache.clear()
+        clearCache()
         cachedRevision = revision
       }
-      const texts = status === undefined ? ordered : byStatus[status]
+      const texts = status === undefined ? index.ordered : index.byStatus[status]
       // Only a whole limit below 2^32 makes an exact key; the API's are 1 to 100.
       if (limit >>> 0 !== limit) return jsonArray(texts, limit)
       const key = limit * 4 + (status === undefined ? 0 : STATUS_SLOT[status])
       let json = listCache.get(key)
       if (json === undefined) {
         json = jsonArray(texts, limit)
-        listCache.set(key, json)
+        // Kept only while the fake's cache budget has room: past it, lists are built per request.
+        if (budget.takeCache(json.length)) {
+          listCache.set(key, json)
+          cacheChars += json.length
+        }
       }
       return json
     },
-    page: (offset, limit, status) => (status === undefined ? ordered : byStatus[status]).slice(offset, offset + limit),
+    page: (offset, limit, status) => (status === undefined ? index.ordered : index.byStatus[status]).slice(offset, offset + limit),
     counts() {
+      const { byStatus } = index
       const [available, pending, sold] = [byStatus.available.length, byStatus.pending.length, byStatus.sold.length]
-      return { available, pending, sold, none: ordered.length - available - pending - sold }
+      return { available, pending, sold, none: index.ordered.length - available - pending - sold }
     },
     create(newPet) {
-      if (ordered.length >= maxAnimals) {
-        return fail(apiError('store_full', `The fake holds its maximum of ${maxAnimals} animals; reset it to add more.`))
-      }
       if (nextId === undefined) return fail(apiError('store_full', 'No 64-bit ids are left to assign.'))
       const pet: Pet = Object.freeze({ id: nextId, ...newPet })
       const json = toPetJson(pet)
-      add(nextId, json, pet.status)
+      if (!budget.take(1, json.length)) return fail(budgetFull(budget, 1).apiError)
+      try {
+        options.ids?.use(nextId)
+      } catch {
+        budget.give(1, json.length)
+        return fail(apiError('store_full', 'The id could not be reserved on disk (see the server log); nothing was stored.'))
+      }
+      ownChars += json.length
+      addToIndex(index, nextId, json, pet.status)
       nextId = nextInt64(nextId)
       revision += 1
       return ok({ pet, json })
     },
     replace,
+    async replaceGradually(pets, pause) {
+      const { set, texts } = await prepareAnimalsGradually(pets, pause)
+      const { index: next, chars } = await indexGradually(set, texts, pause)
+      swapIn(next, set, chars)
+    },
     reset: () => replace(initial),
-    texts: () => ordered.slice(),
-    all: () => ordered.map(readPet),
+    release() {
+      clearCache()
+      budget.give(index.ordered.length, ownChars)
+      ownChars = 0
+      index = emptyIndex()
+      revision += 1
+    },
+    texts: () => index.ordered.slice(),
+    all: () => index.ordered.map(readPet),
   }
 }
 
@@ -177,6 +230,110 @@ const STATUS_SLOT: Readonly<Record<PetStatus, number>> = { available: 1, pending
 
 function jsonArray(texts: readonly string[], limit: number): string {
   return `[${texts.slice(0, limit).join(',')}]`
+}
+
+/**
+ * The animals in id order, and by status. While ids run 1, 2, 3... without gaps (the usual case:
+ * fixtures and seeds are numbered that way, and the counter continues them), the id is the position
+ * in `ordered` and no map is kept: that saves a third of the memory of a million animals. A gap
+ * moves every id into `byId`.
+ */
+type Index = { denseFrom: number | undefined; byId: Map<Int64, string>; readonly ordered: string[]; readonly byStatus: Record<PetStatus, string[]> }
+
+function emptyIndex(): Index {
+  return { denseFrom: undefined, byId: new Map(), ordered: [], byStatus: emptyStatusLists() }
+}
+
+function addToIndex(index: Index, id: Int64, text: string, status: PetStatus | undefined): void {
+  const { ordered } = index
+  if (index.denseFrom === undefined && ordered.length === 0 && typeof id === 'number') index.denseFrom = id
+  else if (index.denseFrom !== undefined && id !== index.denseFrom + ordered.length) {
+    const from = index.denseFrom
+    ordered.forEach((existing, i) => index.byId.set(from + i, existing))
+    index.denseFrom = undefined
+  }
+  if (index.denseFrom === undefined) index.byId.set(id, text)
+  ordered.push(text)
+  if (status !== undefined) index.byStatus[status].push(text)
+}
+
+/** Animals handled between pauses when a store takes in many at once: a few milliseconds of work. */
+const PER_CHUNK = 2000
+
+// Large arrays are gathered in chunks and joined once, with pauses between: grown one push at a
+// time, an array of a million in old space is copied again and again while it points at young
+// strings, which stalls the loop for a tenth of a second.
+async function joinChunks<T>(chunks: readonly T[][], pause: () => Promise<void>): Promise<T[]> {
+  await pause()
+  return ([] as T[]).concat(...chunks)
+}
+
+async function prepareAnimalsGradually(pets: readonly Pet[], pause: () => Promise<void>): Promise<{ set: AnimalSet; texts: string[] }> {
+  let ascending = true
+  for (let i = 1; i < pets.length && ascending; i++) {
+    if (i % (PER_CHUNK * 10) === 0) await pause()
+    ascending = compareInt64((pets[i - 1] as Pet).id, (pets[i] as Pet).id) < 0
+  }
+  // Out of order, they are sorted at once: a snapshot this fake wrote is always in order.
+  const sorted = ascending ? pets : [...pets].sort((a, b) => compareInt64(a.id, b.id))
+  const ids: Int64[][] = []
+  const texts: string[][] = []
+  const statuses: (PetStatus | undefined)[][] = []
+  let previous: Int64 | undefined
+  for (let start = 0; start < sorted.length; start += PER_CHUNK) {
+    if (start > 0) await pause()
+    const chunk = sorted.slice(start, start + PER_CHUNK)
+    for (const pet of chunk) {
+      if (previous !== undefined && compareInt64(previous, pet.id) === 0) throw new Error(`duplicate id ${pet.id}`)
+      previous = pet.id
+    }
+    ids.push(chunk.map((pet) => pet.id))
+    texts.push(chunk.map(toPetJson))
+    statuses.push(chunk.map((pet) => pet.status))
+  }
+  const joined = { ids: await joinChunks(ids, pause), texts: await joinChunks(texts, pause), statuses: await joinChunks(statuses, pause) }
+  return { set: joined, texts: joined.texts }
+}
+
+/** The index of a prepared set, built a chunk at a time; `texts` is the set's own, fresh array, used as it is. */
+async function indexGradually(set: AnimalSet, texts: string[], pause: () => Promise<void>): Promise<{ index: Index; chars: number }> {
+  const { ids, statuses } = set
+  const first = ids[0]
+  let dense = typeof first === 'number'
+  let chars = 0
+  const byStatusChunks: Record<PetStatus, string[][]> = { available: [], pending: [], sold: [] }
+  const byId = new Map<Int64, string>()
+  for (let start = 0; start < ids.length; start += PER_CHUNK) {
+    if (start > 0) await pause()
+    const chunk: Record<PetStatus, string[]> = { available: [], pending: [], sold: [] }
+    for (let i = start; i < Math.min(ids.length, start + PER_CHUNK); i++) {
+      const text = texts[i] as string
+      if (dense && ids[i] !== (first as number) + i) dense = false
+      chars += text.length
+      const status = statuses[i]
+      if (status !== undefined) chunk[status].push(text)
+    }
+    for (const status of PET_STATUSES) byStatusChunks[status].push(chunk[status])
+  }
+  // Ids with gaps need the map; it grows by itself, off the usual path (fixtures and seeds are dense).
+  if (!dense) {
+    for (let i = 0; i < ids.length; i++) {
+      if (i > 0 && i % PER_CHUNK === 0) await pause()
+      byId.set(ids[i] as Int64, texts[i] as string)
+    }
+  }
+  const byStatus = {
+    available: await joinChunks(byStatusChunks.available, pause),
+    pending: await joinChunks(byStatusChunks.pending, pause),
+    sold: await joinChunks(byStatusChunks.sold, pause),
+  }
+  return { index: { denseFrom: dense ? (first as number) : undefined, byId, ordered: texts, byStatus }, chars }
+}
+
+function textLength(texts: readonly string[]): number {
+  let total = 0
+  for (const text of texts) total += text.length
+  return total
 }
 
 function toAnimalSet(pets: readonly Pet[] | AnimalSet): AnimalSet {

@@ -1,7 +1,8 @@
+import type { Budget } from './budget.js'
 import { type ApiError, apiError } from './errors.js'
 import { fail, ok, type Result } from './http.js'
 import type { Pet } from './pets.js'
-import { type AnimalSet, createStore, prepareAnimals, type Store } from './store.js'
+import { type AnimalSet, createStore, type IdReservation, prepareAnimals, type Store } from './store.js'
 
 /** One store and the name the journal and dashboard show for it (never the key). */
 export type Tenant = { readonly label: string; readonly store: Store }
@@ -12,9 +13,15 @@ export type TenantsOptions = {
   readonly fixture: readonly Pet[]
   /** Each bearer key gets its own store, created from the fixture on first use. */
   readonly isolate: boolean
-  readonly maxAnimals?: number
-  /** The most isolated stores; a new key past it is refused with 507. */
+  /** The room every store shares: one budget for them all. */
+  readonly budget: Budget
+  /** The most isolated stores; a new key past it is refused with 507 (after idle stores are dropped). */
   readonly maxTenants?: number
+  /** An isolated store unused this long is dropped, so that old keys cannot hold every slot. */
+  readonly idleMs?: number
+  readonly now: () => number
+  /** Ids the shared store must never hand out again (with a state file); not for isolated stores. */
+  readonly ids?: IdReservation
 }
 
 /** The stores of a fake: one shared store, or one per key under isolation. */
@@ -37,21 +44,44 @@ export type Tenants = {
 /** The shared store's label in the journal. */
 export const SHARED_TENANT = 'shared'
 
+/** Isolated stores: at most 1,000, each dropped after 30 minutes without a request. */
+export const TENANT_LIMITS = { maxTenants: 1000, idleMs: 30 * 60 * 1000 } as const
+
+type Slot = { readonly tenant: Tenant; lastUsed: number }
+
 /**
  * Creates the stores. Isolated stores are keyed by token in memory only; outside this module they
  * are known by their label.
  */
 export function createTenants(options: TenantsOptions): Tenants {
-  const maxTenants = options.maxTenants ?? 1000
+  const { budget, now } = options
+  const maxTenants = options.maxTenants ?? TENANT_LIMITS.maxTenants
+  const idleMs = options.idleMs ?? TENANT_LIMITS.idleMs
   // Serialised once: every store made from the fixture shares its JSON texts.
   let fixture: AnimalSet = prepareAnimals(options.fixture)
-  const newStore = (): Store =>
-    createStore(options.maxAnimals === undefined ? { initial: fixture } : { initial: fixture, maxAnimals: options.maxAnimals })
-  let shared: Tenant = { label: SHARED_TENANT, store: newStore() }
+  const newStore = (): Store => createStore({ initial: fixture, budget })
+  const newShared = (): Store => createStore({ initial: fixture, budget, ...(options.ids === undefined ? {} : { ids: options.ids }) })
+  let shared: Tenant = { label: SHARED_TENANT, store: options.isolate ? createStore({ initial: fixture }) : newShared() }
   // Every request asks for its store: without isolation the answer is always this one, made once.
   let sharedResult = ok(shared)
-  const byToken = new Map<string, Tenant>()
+  const byToken = new Map<string, Slot>()
   let created = 0
+  let nextSweep = 0
+
+  function dropIdle(at: number): void {
+    for (const [token, slot] of byToken) {
+      if (at - slot.lastUsed >= idleMs) {
+        slot.tenant.store.release()
+        byToken.delete(token)
+      }
+    }
+  }
+
+  function dropAll(): void {
+    for (const slot of byToken.values()) slot.tenant.store.release()
+    byToken.clear()
+  }
+
   return {
     isolated: options.isolate,
     get shared() {
@@ -59,27 +89,58 @@ export function createTenants(options: TenantsOptions): Tenants {
     },
     forToken(token) {
       if (!options.isolate) return sharedResult
+      const at = now()
+      // A sweep costs a walk over the stores: at most once a minute, or when a slot is wanted.
+      if (at >= nextSweep) {
+        dropIdle(at)
+        nextSweep = at + Math.min(idleMs, 60_000)
+      }
       const known = byToken.get(token)
-      if (known !== undefined) return ok(known)
+      if (known !== undefined) {
+        known.lastUsed = at
+        return ok(known.tenant)
+      }
       if (byToken.size >= maxTenants) {
-        return fail(apiError('store_full', `The fake holds its maximum of ${maxTenants} isolated stores; reset it.`))
+        return fail(apiError('store_full', `The fake holds its maximum of ${maxTenants} isolated stores; stores unused for ${idleMs / 60_000} minutes are dropped, or reset it.`))
+      }
+      let store: Store
+      try {
+        store = newStore()
+      } catch {
+        return fail(apiError('store_full', `No room for another store of ${fixture.ids.length} animals: every store together holds ${budget.used.animals} of at most ${budget.limits.maxAnimals}.`))
       }
       created += 1
-      const tenant = { label: `tenant-${created}`, store: newStore() }
-      byToken.set(token, tenant)
+      const tenant = { label: `tenant-${created}`, store }
+      byToken.set(token, { tenant, lastUsed: at })
       return ok(tenant)
     },
-    all: () => (options.isolate ? [...byToken.values()] : [shared]),
-    byLabel: (label) => (options.isolate ? [...byToken.values()] : [shared]).find((tenant) => tenant.label === label),
+    all: () => (options.isolate ? [...byToken.values()].map((slot) => slot.tenant) : [shared]),
+    byLabel: (label) => (options.isolate ? [...byToken.values()].map((slot) => slot.tenant) : [shared]).find((tenant) => tenant.label === label),
     reset(next) {
+      const previous = fixture
       if (next !== undefined) fixture = prepareAnimals(next)
-      shared = { label: SHARED_TENANT, store: newStore() }
+      if (options.isolate) {
+        dropAll()
+        return
+      }
+      shared.store.release()
+      let store: Store
+      try {
+        store = newShared()
+      } catch (error) {
+        // The new fixture does not fit the budget: back to the previous one, which did.
+        fixture = previous
+        store = newShared()
+        shared = { label: SHARED_TENANT, store }
+        sharedResult = ok(shared)
+        throw error
+      }
+      shared = { label: SHARED_TENANT, store }
       sharedResult = ok(shared)
-      byToken.clear()
     },
     resetToken(token) {
       if (!options.isolate) shared.store.reset()
-      else byToken.get(token)?.store.reset()
+      else byToken.get(token)?.tenant.store.reset()
     },
   }
 }

@@ -63,23 +63,31 @@ const CONTROL_BASE = '/__control'
 
 type CallExtra = { readonly query?: Record<string, string>; readonly body?: unknown; readonly scoped?: boolean }
 
-/** Creates the client; every call names the chosen store and sends the token when there is one. */
+/**
+ * Creates the client; every call names the chosen store and sends the secret given, as the control
+ * token, or as an API key once the fake has asked for one (a 401 with `WWW-Authenticate: Bearer`,
+ * when it runs with --api-key and no control token). State-changing calls always send
+ * `Content-Type: application/json`: the control API refuses them otherwise.
+ */
 export function createControlClient(options: ControlClientOptions): ControlClient {
+  let wantsKey = false
   async function call<T>(method: string, path: string, extra: CallExtra = {}): Promise<T> {
     const { query = {}, body, scoped = true } = extra
     const params = new URLSearchParams(query)
     const store = scoped ? options.store() : undefined
     if (store !== undefined) params.set('store', store)
     const headers: Record<string, string> = {}
-    const token = options.token()
-    if (token !== undefined) headers['x-control-token'] = token
-    const init: RequestInit = { method, headers }
-    if (body !== undefined) {
-      headers['content-type'] = 'application/json'
-      init.body = JSON.stringify(body)
+    const secret = options.token()
+    if (secret !== undefined) {
+      if (wantsKey) headers.authorization = `Bearer ${secret}`
+      else headers['x-control-token'] = secret
     }
+    const init: RequestInit = { method, headers }
+    if (method !== 'GET') headers['content-type'] = 'application/json'
+    if (body !== undefined) init.body = JSON.stringify(body)
     const search = params.toString()
     const response = await fetch(`${CONTROL_BASE}${path}${search === '' ? '' : `?${search}`}`, init)
+    if (response.status === 401 && response.headers.has('www-authenticate')) wantsKey = true
     const text = await response.text()
     const value: unknown = text === '' ? undefined : JSON.parse(text)
     if (!response.ok) throw new ControlError(messageOf(value, response.status), response.status)

@@ -69,7 +69,7 @@ const DASHBOARD_HTML = htmlDocument({
   body: `<header class="top"><h1>animals-mock dashboard</h1>${NAV}
 <span class="live" data-testid="live-status" role="status">connecting…</span></header>
 <form class="panel token" data-testid="token-form" hidden>
-<label>This fake requires its control token (<code>X-Control-Token</code>); it is kept in this tab only.
+<label>This fake requires its control token (<code>X-Control-Token</code>), or with <code>--api-key</code> one of its API keys; it is kept in this tab only.
 <input type="password" name="token" autocomplete="off" required data-testid="token-input"></label>
 <button type="submit" data-testid="token-submit">Use token</button>
 <span class="error" data-testid="token-error"></span>

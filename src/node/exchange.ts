@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { INTERNAL_ERROR } from '../core/errors.js'
+import { apiError, INTERNAL_ERROR, toErrorResponse } from '../core/errors.js'
 import { type Fields, type Handler, isDropped, type PlainRequest, type PlainResponse, type Reply } from '../core/http.js'
 import { MAX_BODY_BYTES } from '../core/json-body.js'
 
@@ -30,7 +30,22 @@ type ServerContext = Adapter & {
   readonly lowerNames: Map<string, string>
   /** Answers waiting for the end of this turn of the event loop; see `deliver`. */
   outbox: Outgoing[]
+  /** Body bytes buffered by every request being received; see `BODIES_IN_FLIGHT`. */
+  inFlight: number
 }
+
+/**
+ * Request bodies held at once by every request being received, at most: past it a new body is
+ * refused with 503, so that many large uploads together cannot exhaust memory.
+ */
+export const BODIES_IN_FLIGHT = 512 * 1024 * 1024
+
+/**
+ * After a request is refused before its body was read (413, or refused by `admit`), the rest of
+ * the body is read and dropped, as nginx's lingering close does, so that the client is still
+ * sending when the answer arrives and reads it instead of a reset; at most this long and this much.
+ */
+export const LINGER = { ms: 10_000, bytes: 64 * 1024 * 1024 } as const
 
 type Outgoing = { readonly exchanging: Exchanging; readonly reply: PlainResponse }
 
@@ -50,7 +65,7 @@ export type RequestListener = {
  * and copies the reply back. It holds no rule of the service.
  */
 export function createRequestListener(adapter: Adapter): RequestListener {
-  const server: ServerContext = { ...adapter, headerLists: new WeakMap(), answers: new Map(), lowerNames: new Map(), outbox: [] }
+  const server: ServerContext = { ...adapter, headerLists: new WeakMap(), answers: new Map(), lowerNames: new Map(), outbox: [], inFlight: 0 }
   return { onRequest: (req, res) => receive(server, req, res), sendWaitingAnswers: () => sendOutbox(server) }
 }
 
@@ -68,29 +83,86 @@ function receive(server: ServerContext, req: IncomingMessage, res: ServerRespons
   const headers = joinedHeaders(req.rawHeaders, server.lowerNames)
   const started = server.onExchange === undefined ? 0 : performance.now()
   const exchanging: Exchanging = { server, req, res, headers, started }
-  if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) {
+  // RFC 9112, 3.2: an HTTP/1.1 request has exactly one Host (two arrive joined, and a host has no comma).
+  if (req.httpVersionMinor === 1 && req.httpVersionMajor === 1 && (headers.host === undefined || headers.host.includes(','))) {
+    refuse(exchanging, toErrorResponse(apiError('bad_request', 'An HTTP/1.1 request needs exactly one Host header (RFC 9112).')))
+    return
+  }
+  const hasBody = headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined
+  if (!hasBody) {
     respond(exchanging, undefined)
     return
   }
-  // Only a body past the API's cap needs the path's own limit (the control API takes more).
-  let limit = MAX_BODY_BYTES
+  const { app } = server
+  const refusal = app.admit?.(toPlainRequest(req, headers, undefined))
+  if (refusal !== undefined) {
+    refuse(exchanging, refusal)
+    return
+  }
+  const limit = app.bodyLimit?.(req.method ?? 'GET', pathOf(req.url ?? '/')) ?? MAX_BODY_BYTES
+  const declared = Number(headers['content-length'])
+  if (declared > limit) {
+    // Refused by its Content-Length, before a byte of it is read.
+    refuse(exchanging, tooLarge(limit))
+    return
+  }
   const chunks: Buffer[] = []
   let length = 0
+  const release = (): void => {
+    server.inFlight -= length
+    length = 0
+  }
+  const stop = (reply: PlainResponse): void => {
+    req.off('data', onData)
+    req.off('end', onEnd)
+    release()
+    refuse(exchanging, reply)
+  }
   const onData = (chunk: Buffer): void => {
+    if (server.inFlight + chunk.length > BODIES_IN_FLIGHT) {
+      stop(toErrorResponse(apiError('server_busy', 'The fake is receiving too many large bodies at once; try again.')))
+      return
+    }
     chunks.push(chunk)
     length += chunk.length
-    if (length > limit && limit === MAX_BODY_BYTES) limit = server.app.bodyLimit?.(pathOf(req.url ?? '/')) ?? MAX_BODY_BYTES
-    // One byte past the cap is enough for the app to answer 413; the rest is never buffered.
-    if (length > limit) {
-      req.off('data', onData)
-      req.off('end', onEnd)
-      res.setHeader('connection', 'close')
-      respond(exchanging, Buffer.concat(chunks, limit + 1))
-    }
+    server.inFlight += chunk.length
+    // One byte past the cap is enough to know; the rest is never buffered.
+    if (length > limit) stop(tooLarge(limit))
   }
-  const onEnd = (): void => respond(exchanging, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length))
+  const onEnd = (): void => {
+    const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length)
+    release()
+    respond(exchanging, body)
+  }
   req.on('data', onData)
   req.on('end', onEnd)
+  req.once('close', release) // the client went away mid-body
+}
+
+function tooLarge(limit: number): PlainResponse {
+  return toErrorResponse(apiError('payload_too_large', `The request body is larger than ${limit} bytes.`))
+}
+
+/**
+ * Answers a request without reading its body, then reads and drops what the client still sends
+ * (bounded by `LINGER`) so that it reads the answer rather than a reset.
+ */
+function refuse(exchanging: Exchanging, reply: PlainResponse): void {
+  const { req } = exchanging
+  let dropped = 0
+  const timer = setTimeout(() => req.socket.destroy(), LINGER.ms)
+  timer.unref()
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.length
+    if (dropped > LINGER.bytes) req.socket.destroy()
+  })
+  req.once('end', () => clearTimeout(timer))
+  req.once('close', () => clearTimeout(timer))
+  // Node closes a connection the client asked to close as soon as the answer is written, while
+  // the client may still be sending the body: it then meets a reset, not the answer. Kept open,
+  // the connection closes once the client has sent its body and closed its side (or at the limits).
+  if (!req.complete) exchanging.res.shouldKeepAlive = true
+  deliver(exchanging, reply)
 }
 
 function respond(exchanging: Exchanging, body: Uint8Array | undefined): void {

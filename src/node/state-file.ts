@@ -1,7 +1,11 @@
-import { open, readFile, rename, rm } from 'node:fs/promises'
+import { randomBytes } from 'node:crypto'
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs'
+import { open, readdir, readFile, rename, rm } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
 import { parseFixture } from '../core/fixture.js'
+import { compareInt64, type Int64, nextInt64, parseInt64Text, toInt64 } from '../core/int64.js'
 import type { Pet } from '../core/pets.js'
-import type { Store } from '../core/store.js'
+import type { IdReservation, Store } from '../core/store.js'
 
 /** Thrown when a state file exists but cannot be used; the start stops and the file is left alone. */
 export class StateFileError extends Error {
@@ -25,6 +29,91 @@ export async function readStateFile(path: string): Promise<Pet[] | undefined> {
     throw new StateFileError(`state file ${path} is corrupt (${pets.error}); it was left as it is: move it away or fix it`)
   }
   return pets.value
+}
+
+/**
+ * Makes sure the state file can be written before the fake starts (its directory exists and is
+ * writable), and removes temporaries of this state file that a killed process left behind.
+ */
+export async function prepareStateFile(path: string): Promise<void> {
+  const probe = temporaryName(path)
+  try {
+    const file = await open(probe, 'wx')
+    await file.close()
+    await rm(probe, { force: true })
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    const why = code === 'ENOENT' ? `the folder ${dirname(path)} does not exist` : code === 'EACCES' || code === 'EPERM' ? `no permission to write in ${dirname(path)}` : (error as Error).message
+    throw new StateFileError(`cannot write the state file ${path}: ${why}`)
+  }
+  const prefix = `${basename(path)}.`
+  for (const name of await readdir(dirname(path))) {
+    if (name.startsWith(prefix) && name.endsWith('.tmp')) await rm(join(dirname(path), name), { force: true })
+  }
+}
+
+// Unpredictable, so that no other user of the folder can place a link where the fake will write.
+function temporaryName(path: string): string {
+  return `${path}.${randomBytes(8).toString('hex')}.tmp`
+}
+
+/** Ids reserved on disk at a time: one small synchronous write per this many creations. */
+export const ID_BLOCK = 10_000
+
+/**
+ * The id reservation of a state file, in `<state file>.ids`: before the fake hands out an id at or
+ * past the reserved ceiling, it writes a new ceiling (a block further) and syncs it. After a crash,
+ * even one that lost the last writes of the state file, a restart continues above the ceiling, so
+ * no id answered 201 is ever given to another animal.
+ */
+export function createIdReservation(path: string): IdReservation {
+  const file = `${path}.ids`
+  let ceiling = readCeiling(file)
+  let highest: Int64 | undefined
+  return {
+    get floor() {
+      const afterUsed = highest === undefined ? undefined : nextInt64(highest)
+      return afterUsed !== undefined && compareInt64(afterUsed, ceiling) > 0 ? afterUsed : ceiling
+    },
+    use(id) {
+      if (compareInt64(id, ceiling) >= 0) {
+        const next = toInt64(BigInt(id) + BigInt(ID_BLOCK)) ?? id
+        writeDurably(file, `${JSON.stringify({ next: String(next) })}\n`)
+        ceiling = next
+      }
+      if (highest === undefined || compareInt64(id, highest) > 0) highest = id
+    },
+  }
+}
+
+function readCeiling(file: string): Int64 {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 1
+    throw new StateFileError(`id reservation ${file}: ${(error as Error).message}`)
+  }
+  let next: Int64 | undefined
+  try {
+    next = parseInt64Text(String((JSON.parse(text) as { next?: unknown } | null)?.next ?? ''))
+  } catch {
+    next = undefined
+  }
+  if (next === undefined) throw new StateFileError(`id reservation ${file} is corrupt; it was left as it is: move it away or fix it`)
+  return next
+}
+
+function writeDurably(file: string, text: string): void {
+  const temporary = temporaryName(file)
+  const fd = openSync(temporary, 'wx')
+  try {
+    writeSync(fd, text)
+    fsyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+  renameSync(temporary, file)
 }
 
 /** Options of `createStateWriter`. */
@@ -58,8 +147,8 @@ export function createStateWriter(options: StateWriterOptions): StateWriter {
     const revision = store.revision
     if (store === writtenStore && revision === written) return
     const texts = store.texts()
-    const temporary = `${options.path}.${process.pid}.tmp`
-    const file = await open(temporary, 'w')
+    const temporary = temporaryName(options.path)
+    const file = await open(temporary, 'wx')
     try {
       await file.write('[\n')
       for (let start = 0; start < texts.length; start += CHUNK) {

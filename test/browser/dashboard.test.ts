@@ -41,13 +41,21 @@ beforeEach(() => {
   fake.setLatency({})
 })
 
-/** Opens the dashboard in a fresh context that may reach the fake only; returns what left it. */
-async function openDashboard(origin: string): Promise<{ page: Page; outside: string[] }> {
+/**
+ * Opens the dashboard in a fresh context that may reach the fake only; returns what left it. With a
+ * key, it is given where the dashboard asks for one (the fake runs with --api-key: its controls need one).
+ */
+async function openDashboard(origin: string, key?: string): Promise<{ page: Page; outside: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 1080 } })
   const outside = await keepToOrigin(context, origin)
   const page = await context.newPage()
   page.on('pageerror', (error) => outside.push(`page error: ${error.message}`))
   await page.goto(`${origin}/dashboard`)
+  if (key !== undefined) {
+    await page.getByTestId('token-form').waitFor()
+    await page.getByTestId('token-input').fill(key)
+    await page.getByTestId('token-submit').click()
+  }
   return { page, outside }
 }
 
@@ -62,7 +70,7 @@ function createAnimal(origin: string, key: string, body: unknown): Promise<Respo
 const names = (page: Page): Promise<string[]> => page.getByTestId('animal-row').locator('td:nth-child(2)').allInnerTexts()
 
 it.skipIf(!hasChromium)('shows a created animal in the journal and the store, and the fixture again after reset', async () => {
-  const { page, outside } = await openDashboard(server.url)
+  const { page, outside } = await openDashboard(server.url, KEY)
   await page.getByTestId('counts').filter({ hasText: `${fixture.length} animals` }).waitFor()
   expect(await names(page)).toEqual(fixture.slice(0, 20).map((pet) => pet.name))
 
@@ -104,7 +112,7 @@ it.skipIf(!hasChromium)('shows a created animal in the journal and the store, an
 
 it.skipIf(!hasChromium)('seeds animals and clears the journal from its buttons', async () => {
   await createAnimal(server.url, KEY, { name: 'Journaled', categoryId: 1 })
-  const { page, outside } = await openDashboard(server.url)
+  const { page, outside } = await openDashboard(server.url, KEY)
   await page.getByTestId('journal-row').first().waitFor()
   await page.getByTestId('seed-count').fill('5')
   await page.getByTestId('seed').click()
@@ -120,10 +128,10 @@ it.skipIf(!hasChromium)('seeds animals and clears the journal from its buttons',
 
 it.skipIf(!hasChromium)('shows the forced responses and the latency set, and removes a rule', async () => {
   const control = (path: string, method: string, body: unknown) =>
-    fetch(`${server.url}/__control${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    fetch(`${server.url}/__control${path}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` }, body: JSON.stringify(body) })
   expect((await control('/forced', 'POST', { method: 'GET', path: '/pets', status: 503, times: 2 })).status).toBe(201)
   expect((await control('/latency', 'PUT', { minMs: 100, maxMs: 900 })).status).toBe(200)
-  const { page, outside } = await openDashboard(server.url)
+  const { page, outside } = await openDashboard(server.url, KEY)
   const rule = page.getByTestId('forced-rule').filter({ hasText: 'GET /pets → 503 (2 more)' })
   await rule.waitFor()
   expect(await page.getByTestId('latency').innerText()).toBe('100 to 900 ms on every answer')
@@ -135,9 +143,9 @@ it.skipIf(!hasChromium)('shows the forced responses and the latency set, and rem
 })
 
 it.skipIf(!hasChromium)('marks refused, forced, dropped and delayed requests in the journal', async () => {
-  const { page, outside } = await openDashboard(server.url)
+  const { page, outside } = await openDashboard(server.url, KEY)
   const control = (path: string, method: string, body: unknown) =>
-    fetch(`${server.url}/__control${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    fetch(`${server.url}/__control${path}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` }, body: JSON.stringify(body) })
   const get = (path: string, key = KEY) => fetch(`${server.url}/v1${path}`, { headers: { authorization: `Bearer ${key}` } })
   expect((await get('/pets?status=sold&limit=5')).status).toBe(200)
   expect((await createAnimal(server.url, KEY, { name: 'Biscuit', categoryId: 3, status: 'available' })).status).toBe(201)

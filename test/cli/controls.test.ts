@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import type { Pet } from '../../src/core/pets.js'
-import { createApiClient } from '../support/api-client.js'
+import { createApiClient, createControlClient } from '../support/api-client.js'
 import { type CliProcess, runCli, spawnCli, waitForBaseUrl } from '../support/cli.js'
 import { expectError } from '../support/expectations.js'
 import { shippedPets } from '../support/fixtures.js'
@@ -18,7 +18,7 @@ async function serve(args: readonly string[], env: Record<string, string> = {}) 
   running.push(cli)
   const baseUrl = await waitForBaseUrl(cli)
   const origin = baseUrl.replace(/\/v1$/, '')
-  return { cli, origin, api: (key: string) => createApiClient(baseUrl, key), control: createApiClient(`${origin}/__control`) }
+  return { cli, origin, api: (key: string) => createApiClient(baseUrl, key), control: createControlClient(`${origin}/__control`) }
 }
 
 const tmp = mkdtempSync(join(tmpdir(), 'animals-mock-cli-'))
@@ -43,7 +43,7 @@ it('requires the control token when one is set, and never prints it', async () =
   expectError(await site.call('/__control/journal', { headers: { 'x-control-token': 'nope' } }), 401, 'unauthorized')
   expect((await site.call('/__control/journal', { headers: { 'x-control-token': token } })).status).toBe(200)
   const fromEnv = await serve([], { ANIMALS_MOCK_CONTROL_TOKEN: token })
-  expectError(await createApiClient(fromEnv.origin).call('/__control/reset', { method: 'POST' }), 401, 'unauthorized')
+  expectError(await createControlClient(fromEnv.origin).call('/__control/reset', { method: 'POST' }), 401, 'unauthorized')
   for (const output of [cli.stdout(), cli.stderr(), fromEnv.cli.stdout(), fromEnv.cli.stderr()]) expect(output).not.toContain(token)
   expect(cli.stdout()).toContain('token required')
 })
@@ -76,7 +76,7 @@ it('under --isolate, concurrent clients with different keys never see each other
   }
   expect(new Set(journal.entries.map((entry) => entry.tenant)).size).toBe(1)
   expect(journal.entries).toHaveLength(42) // 40 creations and 2 listings
-  expectError(await control.call('/snapshot'), 400, 'invalid_body', 'Authorization')
+  expectError(await control.call('/snapshot'), 400, 'store_not_named', '?store=<label>')
   // The dashboard names stores by label: listed without keys, readable by label.
   const stores = (await control.call('/stores')).json as { stores: { label: string; animals: number }[] }
   expect(stores.stores.map((store) => store.label).sort()).toEqual(['tenant-1', 'tenant-2', 'tenant-3', 'tenant-4'])

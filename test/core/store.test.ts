@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest'
 import type { Pet } from '../../src/core/pets.js'
+import { createBudget } from '../../src/core/budget.js'
 import { createStore } from '../../src/core/store.js'
 
 const rex: Pet = { id: 10, name: 'Rex', categoryId: 1, status: 'sold' }
@@ -29,10 +30,43 @@ it('continues past 2^53 with exact ids and refuses at the int64 maximum', () => 
   expect(full.create({ name: 'a', categoryId: 1 })).toMatchObject({ ok: false, error: { code: 'store_full' } })
 })
 
-it('refuses past maxAnimals and stores nothing', () => {
-  const store = createStore({ initial: [rex, tom], maxAnimals: 2 })
-  expect(store.create({ name: 'a', categoryId: 1 })).toMatchObject({ ok: false, error: { code: 'store_full' } })
-  expect(store.size).toBe(2)
+it('refuses past its budget, exactly at the cap, and stores nothing', () => {
+  const budget = createBudget({ maxAnimals: 3 })
+  const store = createStore({ initial: [rex, tom], budget })
+  expect(store.create({ name: 'a', categoryId: 1 }).ok).toBe(true)
+  const refused = store.create({ name: 'b', categoryId: 1 })
+  expect(refused).toMatchObject({ ok: false, error: { code: 'store_full' } })
+  expect(refused.ok || refused.error.message).toBe('The fake has no room for 1 more animal: it holds 3 of at most 3 animals (--max-animals, every store together).')
+  expect(store.size).toBe(3)
+})
+
+it('shares one budget between stores, and gives the room back when a store lets go or resets', () => {
+  const budget = createBudget({ maxAnimals: 5 })
+  const first = createStore({ initial: [rex, tom], budget })
+  const second = createStore({ initial: [rex, tom], budget })
+  expect(budget.used.animals).toBe(4)
+  expect(first.create({ name: 'a', categoryId: 1 }).ok).toBe(true)
+  expect(second.create({ name: 'b', categoryId: 1 }).ok).toBe(false)
+  first.reset()
+  expect(second.create({ name: 'b', categoryId: 1 }).ok).toBe(true)
+  second.release()
+  expect(budget.used.animals).toBe(2)
+  expect(() => first.replace([101, 102, 103, 104, 105, 106].map((id) => ({ ...rex, id })))).toThrow(/no room for 4 more/)
+  expect(first.size).toBe(2)
+})
+
+it('counts the characters of the text it makes against the budget, and caches lists only while the cache budget lasts', () => {
+  const budget = createBudget({ maxTextChars: 100, maxCacheChars: 60 })
+  const store = createStore({ initial: [rex, tom], budget })
+  expect(store.create({ name: 'x'.repeat(40), categoryId: 1 }).ok).toBe(true)
+  expect(store.create({ name: 'y'.repeat(40), categoryId: 1 })).toMatchObject({ ok: false, error: { code: 'store_full' } })
+  const one = store.listJson(1)
+  expect(budget.used.cacheChars).toBe(one.length)
+  store.listJson(3) // longer than the room left: built, not kept
+  expect(budget.used.cacheChars).toBe(one.length)
+  store.create({ name: 'z', categoryId: 1 })
+  store.listJson(1)
+  expect(budget.used.cacheChars).toBe(store.listJson(1).length)
 })
 
 it('lists by status in id order, capped at limit, without exposing its own arrays', () => {

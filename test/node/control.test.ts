@@ -5,7 +5,7 @@ import type { Pet } from '../../src/core/pets.js'
 import { API_BASE, createSite } from '../../src/core/site.js'
 import { createFake, type Fake } from '../../src/fake.js'
 import { type RunningServer, startServer } from '../../src/node/server.js'
-import { createApiClient, TEST_KEY } from '../support/api-client.js'
+import { createApiClient, createControlClient, TEST_KEY } from '../support/api-client.js'
 import { expectError } from '../support/expectations.js'
 import { shippedPets } from '../support/fixtures.js'
 
@@ -26,7 +26,7 @@ beforeEach(() => {
 })
 
 const api = () => createApiClient(`${server.url}${API_BASE}`)
-const control = () => createApiClient(`${server.url}${CONTROL_BASE}`)
+const control = () => createControlClient(`${server.url}${CONTROL_BASE}`, TEST_KEY)
 const post = (path: string, body: unknown) => control().call(path, { method: 'POST', body })
 const listAll = async () => (await api().authed('/pets', { query: 'limit=100' })).json as Pet[]
 
@@ -122,7 +122,7 @@ it('forces a delay and a dropped connection; rules can be listed and removed one
   await expect(api().authed('/pets/2')).rejects.toThrow(/fetch failed/)
   expect(((await control().call('/forced')).json as { rules: unknown[] }).rules).toHaveLength(1)
   expect((await control().call(`/forced/${drop.id}`, { method: 'DELETE' })).status).toBe(204)
-  expectError(await control().call(`/forced/${drop.id}`, { method: 'DELETE' }), 404, 'route_not_found')
+  expectError(await control().call(`/forced/${drop.id}`, { method: 'DELETE' }), 404, 'rule_not_found')
   expect((await api().authed('/pets/2')).status).toBe(200)
   await post('/forced', { status: 418, code: 'teapot', message: 'Short and stout.' })
   expect((await api().authed('/pets')).json).toEqual({ code: 'teapot', message: 'Short and stout.', status: 418 })

@@ -31,20 +31,20 @@ function holdOpen(bytes: string): Promise<string> {
 }
 
 it('answers 408 and closes the socket when the headers never finish', async () => {
-  const received = await holdOpen('GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bea')
+  const received = await holdOpen('GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bea')
   expect(received).toMatch(/^HTTP\/1\.1 408/)
   expect(received).toContain('"code":"request_timeout"')
 })
 
 it('answers 408 and closes the socket when the body never finishes', async () => {
-  const head = `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`
+  const head = `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TEST_KEY}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`
   const received = await holdOpen(`${head}{"name":`)
   expect(received).toMatch(/^HTTP\/1\.1 408/)
   expect(fake.store.size).toBe(pets.length)
 })
 
 it('closes an idle keep-alive socket after its timeout, having served it', async () => {
-  const received = await holdOpen(`GET /v1/pets?limit=1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\n\r\n`)
+  const received = await holdOpen(`GET /v1/pets?limit=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TEST_KEY}\r\n\r\n`)
   expect(received).toMatch(/^HTTP\/1\.1 200/)
 })
 
@@ -52,7 +52,7 @@ it('closes an idle keep-alive socket after its timeout, having served it', async
 // reads as a broken second request. The first request's answer must still come first.
 it('answers a request before the 400 for bytes that follow it and are not HTTP', async () => {
   for (const method of ['OPTIONS', 'GET']) {
-    const received = await holdOpen(`${method} /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\n\r\n[]`)
+    const received = await holdOpen(`${method} /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TEST_KEY}\r\n\r\n[]`)
     const statuses = [...received.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => match[1])
     expect(statuses).toEqual([method === 'OPTIONS' ? '204' : '200', '400'])
     expect(received).toContain('"code":"bad_request"')
@@ -60,7 +60,7 @@ it('answers a request before the 400 for bytes that follow it and are not HTTP',
 })
 
 it('answers 431 with the Error body for headers past 16 KiB', async () => {
-  const result = await rawRequest(server.url, `GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`)
+  const result = await rawRequest(server.url, `GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`)
   expect(result.status).toBe(431)
   expect(JSON.parse(result.body)).toMatchObject({ code: 'headers_too_large', status: 431 })
 })
@@ -104,7 +104,7 @@ it('refuses creations past the maximum with 507, evicting and losing nothing', a
     const body = { name: 'Late', categoryId: 1 }
     expect((await api.authed('/pets', { method: 'POST', body })).status).toBe(201)
     expect((await api.authed('/pets', { method: 'POST', body })).status).toBe(201)
-    expectError(await api.authed('/pets', { method: 'POST', body }), 507, 'store_full', 'maximum')
+    expectError(await api.authed('/pets', { method: 'POST', body }), 507, 'store_full', 'at most')
     const listed = (await api.authed('/pets', { query: 'limit=100' })).json as unknown[]
     expect(listed).toHaveLength(pets.length + 2)
     expect(listed.slice(0, pets.length)).toEqual(pets)

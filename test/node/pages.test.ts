@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { parseOpenApi, readOpenApiText } from '../../src/contracts/openapi.js'
 import { createControl } from '../../src/core/control.js'
 import { createSite } from '../../src/core/site.js'
+import { createHostPolicy } from '../../src/core/site-guard.js'
 import { createFake } from '../../src/fake.js'
 import { DASHBOARD_MODULES } from '../../src/node/dashboard-pages.js'
 import { createPages, type PagesOptions } from '../../src/node/pages.js'
@@ -19,7 +20,8 @@ const servers: RunningServer[] = []
 async function serve(options: PagesOptions, withControl: boolean): Promise<ReturnType<typeof createApiClient>> {
   const fake = createFake({ keys: options.keys?.kind === 'listed' ? options.keys.keys : [] })
   const control = withControl ? { control: createControl({ fake, document: 'openapi: 3.0.3' }) } : {}
-  const server = await startServer({ app: createSite({ api: fake, pages: createPages(options), ...control }) })
+  const hosts = createHostPolicy(['animals.test'])
+  const server = await startServer({ app: createSite({ api: fake, pages: createPages(options), hosts, ...control }) })
   servers.push(server)
   return createApiClient(server.url)
 }
@@ -53,12 +55,12 @@ it('shows how to authenticate, with a curl example on the address the client use
   expect(renamed.body).toContain("'http://animals.test:8080/v1/pets?limit=5'")
 })
 
-it('never echoes a Host that is not a host name', async () => {
+it('never echoes a Host that is not a host name: it is refused before any page', async () => {
   const origin = new URL(open.baseUrl).origin
   const forged = await rawRequest(origin, 'GET / HTTP/1.1\r\nHost: x"><script>alert(1)</script>\r\nConnection: close\r\n\r\n')
-  expect(forged.status).toBe(200)
+  expect(forged.status).toBe(403)
   expect(forged.body).not.toContain('<script>alert')
-  expect(forged.body).toContain('http://127.0.0.1:4010/v1')
+  expect(JSON.parse(forged.body)).toMatchObject({ code: 'host_not_allowed', status: 403 })
 })
 
 it('tells how many keys are accepted, never which, and leaves the dashboard out under --no-control', async () => {

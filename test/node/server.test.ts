@@ -25,14 +25,14 @@ const site = () => createApiClient(server.url)
 it('answers 401 when two Authorization headers are sent, as fetch-based transports do', async () => {
   const result = await rawRequest(
     server.url,
-    `GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nAuthorization: Bearer other\r\nConnection: close\r\n\r\n`,
+    `GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TEST_KEY}\r\nAuthorization: Bearer other\r\nConnection: close\r\n\r\n`,
   )
   expect(result.status).toBe(401)
   expect(JSON.parse(result.body)).toMatchObject({ code: 'unauthorized', status: 401 })
 })
 
 it('answers broken HTTP with a 400 Error body instead of a bare status line', async () => {
-  const result = await rawRequest(server.url, 'GET /v1/pets HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n')
+  const result = await rawRequest(server.url, 'GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n')
   expect(result.status).toBe(400)
   expect(result.head.toLowerCase()).toContain('content-type: application/json')
   expect(JSON.parse(result.body)).toMatchObject({ code: 'bad_request', status: 400 })
@@ -138,8 +138,14 @@ it('keeps a keep-alive connection open across requests', async () => {
   expect(ports.size).toBe(1)
 })
 
-it('answers a request without a Host header itself, with the Error body where one is due', async () => {
-  const result = await rawRequest(server.url, 'GET /v1/pets HTTP/1.1\r\nConnection: close\r\n\r\n')
-  expect(result.status).toBe(401)
-  expect(JSON.parse(result.body)).toMatchObject({ code: 'unauthorized', status: 401 })
+it('answers an HTTP/1.1 request with no Host, or two, 400 with the Error body (RFC 9112); HTTP/1.0 needs none', async () => {
+  for (const hosts of ['', 'Host: 127.0.0.1\r\nHost: 127.0.0.1\r\n', 'Host: 127.0.0.1\r\nhost: localhost\r\n']) {
+    const result = await rawRequest(server.url, `GET /v1/pets HTTP/1.1\r\n${hosts}Authorization: Bearer ${TEST_KEY}\r\nConnection: close\r\n\r\n`)
+    expect(result.status, hosts).toBe(400)
+    expect(JSON.parse(result.body)).toMatchObject({ code: 'bad_request', status: 400 })
+  }
+  const old = await rawRequest(server.url, `GET /v1/pets HTTP/1.0\r\nAuthorization: Bearer ${TEST_KEY}\r\n\r\n`)
+  expect(old.status).toBe(200)
+  const one = await rawRequest(server.url, `GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TEST_KEY}\r\nConnection: close\r\n\r\n`)
+  expect(one.status).toBe(200)
 })

@@ -3,7 +3,7 @@ import { CONTROL_BASE, createControl } from '../../src/core/control.js'
 import { API_BASE, createSite } from '../../src/core/site.js'
 import { createFake } from '../../src/fake.js'
 import { type RunningServer, startServer } from '../../src/node/server.js'
-import { createApiClient, TEST_KEY } from '../support/api-client.js'
+import { createApiClient, createControlClient, TEST_KEY } from '../support/api-client.js'
 import { expectError } from '../support/expectations.js'
 import { rawRequest } from '../support/raw-http.js'
 
@@ -33,13 +33,13 @@ it('treats them in query strings and headers as plain text', async () => {
   expectError(await api().authed('/pets', { query: 'status=__proto__' }), 400, 'invalid_parameter', 'status')
   expectError(await api().authed('/pets', { query: 'limit=constructor' }), 400, 'invalid_parameter', 'limit')
   expectError(await api().authed('/pets/__proto__'), 400, 'invalid_parameter', 'petId')
-  const raw = await rawRequest(server.url, `GET /v1/pets?limit=1 HTTP/1.1\r\nHost: x\r\n__proto__: {"authorization":"x"}\r\nConstructor: y\r\nAuthorization: Bearer ${TEST_KEY}\r\nConnection: close\r\n\r\n`)
+  const raw = await rawRequest(server.url, `GET /v1/pets?limit=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n__proto__: {"authorization":"x"}\r\nConstructor: y\r\nAuthorization: Bearer ${TEST_KEY}\r\nConnection: close\r\n\r\n`)
   expect(raw.status).toBe(200)
   expect(polluted().authorization).toBeUndefined()
 })
 
 it('refuses them in control bodies and queries with 400', async () => {
-  const control = createApiClient(`${server.url}${CONTROL_BASE}`)
+  const control = createControlClient(`${server.url}${CONTROL_BASE}`, TEST_KEY)
   const forced = '{"__proto__":{"status":503},"status":503,"times":1}'
   expectError(await control.call('/forced', { method: 'POST', body: forced, headers: { 'content-type': 'application/json' } }), 400, 'invalid_body', '__proto__')
   expectError(await control.call('/latency', { method: 'PUT', body: '{"constructor":1}', headers: { 'content-type': 'application/json' } }), 400, 'invalid_body')

@@ -1,5 +1,5 @@
 import { afterEach, expect, it } from 'vitest'
-import { createApiClient } from '../support/api-client.js'
+import { createApiClient, createControlClient } from '../support/api-client.js'
 import { type CliProcess, spawnCli, waitForBaseUrl } from '../support/cli.js'
 
 const running: CliProcess[] = []
@@ -18,7 +18,7 @@ it('never shows an API key, the control token or a refused key in output, journa
   })
   running.push(cli)
   const baseUrl = await waitForBaseUrl(cli)
-  const control = createApiClient(baseUrl.replace(/\/v1$/, '/__control'))
+  const control = createControlClient(baseUrl.replace(/\/v1$/, '/__control'))
   const token = { 'x-control-token': CONTROL_TOKEN }
   const bodies: string[] = []
   for (const key of [API_KEY, OTHER_KEY, WRONG_KEY, `${WRONG_KEY} ${API_KEY}`]) {

@@ -59,3 +59,22 @@ function parseOrUndefined(text: string): unknown {
     return undefined
   }
 }
+
+/**
+ * A client of the control API as a script uses it: the key in `Authorization` (the control API
+ * needs one when the API does) and `Content-Type: application/json` on every state-changing
+ * request, body or not (a request without it is refused, as a form post would be). A test's own
+ * headers win.
+ */
+export function createControlClient(baseUrl: string, key?: string): ApiClient {
+  const client = createApiClient(baseUrl, key)
+  const call = (path: string, options: CallOptions = {}): Promise<CallResult> => {
+    const changes = (options.method ?? 'GET') !== 'GET'
+    const defaults: Record<string, string> = {
+      ...(key === undefined ? {} : { authorization: `Bearer ${key}` }),
+      ...(changes ? { 'content-type': 'application/json' } : {}),
+    }
+    return client.call(path, { ...options, headers: { ...defaults, ...options.headers } })
+  }
+  return { baseUrl, call, authed: call }
+}

@@ -9,6 +9,7 @@ export function createTestFake(options: FakeOptions = {}, start = Date.UTC(2026,
     now: () => time,
     random: () => 0.5,
     generate: async (generateOptions) => createPetSource(generateOptions),
+    pause: () => new Promise((resolve) => setTimeout(resolve, 0)),
   })
   return Object.assign(fake, { tick: (ms: number) => void (time += ms) })
 }

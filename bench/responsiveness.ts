@@ -1,0 +1,45 @@
+import { CLI, startProcess } from './processes.js'
+
+/** How long /healthz took while a large seed and a large snapshot load ran in the fake. */
+export type Responsiveness = { readonly work: string; readonly samples: number; readonly p50: number; readonly p99: number; readonly max: number }
+
+const percentile = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0
+
+async function sampleDuring(origin: string, work: () => Promise<unknown>): Promise<number[]> {
+  const waits: number[] = []
+  let running = true
+  const probe = (async () => {
+    while (running) {
+      const started = performance.now()
+      await (await fetch(`${origin}/healthz`)).arrayBuffer()
+      waits.push(performance.now() - started)
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+  })()
+  await work()
+  running = false
+  await probe
+  return waits.sort((a, b) => a - b)
+}
+
+/**
+ * Starts `serve` and, while asking /healthz every 5 ms, seeds a million animals through the control
+ * API, then exports them and loads the snapshot back: the API must keep answering meanwhile.
+ */
+export async function measureResponsiveness(): Promise<Responsiveness[]> {
+  const server = await startProcess(CLI, ['serve', '--fixture', 'empty', '--quiet'])
+  const control = (path: string, init: RequestInit = {}) =>
+    fetch(`${server.origin}/__control${path}`, { ...init, headers: { 'content-type': 'application/json' } })
+  try {
+    const figures: Responsiveness[] = []
+    const record = (work: string, waits: readonly number[]): void =>
+      void figures.push({ work, samples: waits.length, p50: percentile(waits, 0.5), p99: percentile(waits, 0.99), max: waits.at(-1) ?? 0 })
+    record('seeding 1,000,000 animals (POST /__control/seed)', await sampleDuring(server.origin, () => control('/seed', { method: 'POST', body: '{"count":1000000,"seed":1}' })))
+    const snapshot = await (await control('/snapshot')).text()
+    await control('/reset', { method: 'POST' })
+    record('loading a 1,000,000-animal snapshot (PUT /__control/snapshot)', await sampleDuring(server.origin, () => control('/snapshot', { method: 'PUT', body: snapshot })))
+    return figures
+  } finally {
+    await server.stop()
+  }
+}

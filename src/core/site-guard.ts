@@ -1,0 +1,118 @@
+import { apiError, toErrorResponse } from './errors.js'
+import type { Fields, PlainRequest, PlainResponse } from './http.js'
+import { isJsonContentType } from './json-body.js'
+
+/**
+ * Whether the server answers a request with this `Host`. A web page can point a name it owns at
+ * 127.0.0.1 (DNS rebinding) and then read the fake as its own origin; its requests still carry
+ * its name in `Host`. So, as Vite and webpack-dev-server do, only addresses (which a rebinding
+ * page cannot have as its name), `localhost`, names under `.localhost`, and names the user lists
+ * are answered. The port is not part of the decision.
+ */
+export type HostPolicy = (host: string | undefined) => boolean
+
+const IPV4 = /^[0-9]{1,3}(?:\.[0-9]{1,3}){3}$/
+const IPV6 = /^\[[0-9A-Fa-f:.]{2,45}\]$/
+const HOSTS_KEPT = 64
+
+/**
+ * The host policy for the names given (a name starting with `.` allows every name below it, as
+ * `.example.test`). Answers are remembered for the last 64 hosts, so a request pays one lookup.
+ * @example createHostPolicy(['qa-box.internal'])('qa-box.internal:4010') // true
+ */
+export function createHostPolicy(names: readonly string[] = []): HostPolicy {
+  const exact = new Set(names.filter((name) => !name.startsWith('.')).map((name) => name.toLowerCase()))
+  const suffixes = names.filter((name) => name.startsWith('.')).map((name) => name.toLowerCase())
+  const known = new Map<string, boolean>()
+  const decide = (host: string): boolean => {
+    const name = hostName(host).toLowerCase()
+    if (IPV4.test(name) || IPV6.test(name) || name === 'localhost' || name.endsWith('.localhost')) return true
+    return exact.has(name) || suffixes.some((suffix) => name.endsWith(suffix) || name === suffix.slice(1))
+  }
+  return (host) => {
+    // HTTP/1.0 may omit Host; a browser never does, so there is nothing to rebind.
+    if (host === undefined) return true
+    let allowed = known.get(host)
+    if (allowed === undefined) {
+      if (known.size >= HOSTS_KEPT) known.clear()
+      allowed = decide(host)
+      known.set(host, allowed)
+    }
+    return allowed
+  }
+}
+
+function hostName(host: string): string {
+  if (host.startsWith('[')) {
+    const end = host.indexOf(']')
+    return end === -1 ? host : host.slice(0, end + 1)
+  }
+  const colon = host.indexOf(':')
+  return colon === -1 ? host : host.slice(0, colon)
+}
+
+/** The 403 for a `Host` the policy refuses; the host is not echoed, since a page chose it. */
+export function refuseHost(): PlainResponse {
+  return toErrorResponse(
+    apiError('host_not_allowed', 'This Host is not allowed: use 127.0.0.1, localhost or a name given with --allowed-host.'),
+  )
+}
+
+const CHANGES_STATE = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+/**
+ * Who may use the control API: the fake's own pages (their `Origin` is the fake's own), tools that
+ * send no `Origin` (curl, tests, scripts), and origins the user opted in with `--control-cors`. A
+ * request from any other web page is refused, and so is a state-changing request without a JSON
+ * content type: a form post or a `text/plain` fetch is sent without a preflight, so it must not
+ * be able to reset or replace anything.
+ */
+export function refuseControlRequest(request: PlainRequest, corsOrigins: ReadonlySet<string>): PlainResponse | undefined {
+  const { origin } = request.headers
+  if (origin === undefined) {
+    // A cross-site request a browser sends without Origin (an image, a script) still says where it came from.
+    const site = request.headers['sec-fetch-site']
+    if (site === 'cross-site' || site === 'same-site') return refuseOrigin()
+  } else if (origin !== ownOrigin(request) && !corsOrigins.has(origin)) {
+    return refuseOrigin()
+  }
+  if (CHANGES_STATE.has(request.method) && !isJsonContentType(request.headers['content-type'] ?? '')) {
+    return toErrorResponse(
+      apiError('json_required', `${request.method} on the control API needs Content-Type: application/json, even without a body.`),
+    )
+  }
+  return undefined
+}
+
+function refuseOrigin(): PlainResponse {
+  return toErrorResponse(
+    apiError('origin_not_allowed', 'The control API answers the fake\'s own pages and tools without an Origin; allow a web origin with --control-cors.'),
+  )
+}
+
+function ownOrigin(request: PlainRequest): string | undefined {
+  const { host } = request.headers
+  return host === undefined ? undefined : `http://${host}`
+}
+
+/** CORS for a control answer: only an origin the user opted in gets it, named, never `*`. */
+export function controlCorsHeaders(request: PlainRequest, corsOrigins: ReadonlySet<string>): Fields | undefined {
+  const { origin } = request.headers
+  if (origin === undefined || !corsOrigins.has(origin)) return undefined
+  return { 'access-control-allow-origin': origin, vary: 'Origin' }
+}
+
+/** The answer to a preflight for the control API: permission for an opted-in origin, a 403 for any other. */
+export function controlPreflight(request: PlainRequest, corsOrigins: ReadonlySet<string>): PlainResponse {
+  const cors = controlCorsHeaders(request, corsOrigins)
+  if (cors === undefined && request.headers.origin !== undefined) return refuseOrigin()
+  return {
+    status: 204,
+    headers: {
+      ...cors,
+      'access-control-allow-methods': 'GET, POST, PUT, DELETE, OPTIONS',
+      'access-control-allow-headers': 'Authorization, Content-Type, X-Control-Token',
+      'access-control-max-age': '600',
+    },
+  }
+}
