@@ -35,7 +35,8 @@ export function formatVerificationText(report: VerificationReport, warnings: rea
   for (const problem of report.problems) lines.push(`ERROR ${oneLine(problem)}`)
   for (const warning of warnings) lines.push(`WARN  ${several && warning.consumer !== undefined ? `${warning.consumer} › ` : ''}${warning.message}`)
   const failed = report.interactions.filter((each) => !each.passed).length
-  lines.push('', `${report.interactions.length} interactions: ${report.interactions.length - failed} passed, ${failed} failed`)
+  const problems = report.problems.length === 0 ? '' : `; ${report.problems.length} problem${report.problems.length === 1 ? '' : 's'} outside them`
+  lines.push('', `${report.interactions.length} interactions: ${report.interactions.length - failed} passed, ${failed} failed${problems}`)
   return `${lines.join('\n')}\n`
 }
 

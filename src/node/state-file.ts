@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs'
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs'
 import { open, readdir, readFile, rename, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { parseFixture } from '../core/fixture.js'
@@ -127,7 +127,7 @@ export type StateWriterOptions = {
 }
 
 /** Saves the store to its state file now and then, and once more when asked to stop. */
-export type StateWriter = { save(): Promise<void>; stop(): Promise<void> }
+export type StateWriter = { save(always?: boolean): Promise<void>; stop(): Promise<void> }
 
 // Written in chunks so that a large store does not need one huge string, and so that the event
 // loop keeps serving between them.
@@ -142,10 +142,10 @@ export function createStateWriter(options: StateWriterOptions): StateWriter {
   let writtenStore = options.store()
   let running: Promise<void> | undefined
 
-  async function write(): Promise<void> {
+  async function write(always: boolean): Promise<void> {
     const store = options.store()
     const revision = store.revision
-    if (store === writtenStore && revision === written) return
+    if (!always && store === writtenStore && revision === written) return
     const texts = store.texts()
     const temporary = temporaryName(options.path)
     const file = await open(temporary, 'wx')
@@ -168,8 +168,8 @@ export function createStateWriter(options: StateWriterOptions): StateWriter {
     writtenStore = store
   }
 
-  function save(): Promise<void> {
-    running ??= write().finally(() => {
+  function save(always = false): Promise<void> {
+    running ??= write(always).finally(() => {
       running = undefined
     })
     return running
@@ -185,7 +185,9 @@ export function createStateWriter(options: StateWriterOptions): StateWriter {
     async stop() {
       clearInterval(timer)
       await running?.catch(() => undefined)
-      await save()
+      // A state file that does not exist yet is written even when nothing changed: after a
+      // graceful stop it is always there.
+      await save(!existsSync(options.path))
     },
   }
 }

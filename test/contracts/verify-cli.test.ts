@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { pactFilePath } from '../../src/contracts/pact-files.js'
 import { runCli } from '../support/cli.js'
@@ -179,6 +179,37 @@ it('fetches the pacts from a Pact Broker by consumer version selectors and publi
   } finally {
     reports.remove()
     await broker.close()
+  }
+})
+
+it('keeps the broker token out of what it prints, even when the broker puts it in the links it answers', async () => {
+  const broker = await startStandInBroker({ failPactFetch: true })
+  try {
+    const run = await verify(['--base-url', staging.baseUrl, '--broker-url', broker.url, '--consumer-branch', 'main', '--verbose'], {
+      ANIMALS_MOCK_VERIFY_KEY: STAGING_KEY,
+      PACT_BROKER_TOKEN: BROKER_TOKEN,
+    })
+    expect(run.code, run.stdout + run.stderr).toBe(2)
+    // The link, token and all, is named in what is printed: only as [redacted].
+    expect(run.stderr).toContain('?access_token=[redacted] answered 500')
+    expectNoSecrets({ stdout: run.stdout, stderr: run.stderr }, [STAGING_KEY, BROKER_TOKEN])
+  } finally {
+    await broker.close()
+  }
+})
+
+it('fails when a pact cannot be loaded, though every interaction it could load passed', async () => {
+  const dir = createReportDir()
+  try {
+    writeFileSync(dir.path('animals.json'), readFileSync(pactFilePath(), 'utf8'))
+    writeFileSync(dir.path('broken.json'), '{"consumer":{"name":"broken"},"provider":{"name":"animals-service"},"interactions":')
+    const run = await verify(['--base-url', staging.baseUrl, '--pact', dir.path(''), '--json', dir.path('r.json')])
+    expect(run.code, run.stdout + run.stderr).toBe(1)
+    expect(run.stdout).toMatch(/^ERROR Failed to load pact/m)
+    expect(run.stdout).toContain(`${committed.interactions.length} interactions: ${committed.interactions.length} passed, 0 failed; 1 problem outside them`)
+    expect((JSON.parse(dir.read('r.json')) as { passed: boolean }).passed).toBe(false)
+  } finally {
+    dir.remove()
   }
 })
 

@@ -1,3 +1,4 @@
+import { setupServer } from 'msw/node'
 import { getResponse } from 'msw'
 import { afterEach, expect, it, vi } from 'vitest'
 import type { Handler, PlainRequest, Reply } from '../../src/core/http.js'
@@ -68,6 +69,8 @@ it('takes the base itself and everything below it, and nothing else', async () =
   expect(await answered('https://animals.test/v1/pets')).toBe(false)
   expect(await answered('http://other.test/v1/pets')).toBe(false)
   expect(await answered('http://animals.test:8080/v1/pets')).toBe(false)
+  // The base is matched as text: its dot is not "any character".
+  expect(await answered('http://animalsXtest/v1/pets')).toBe(false)
 })
 
 it('copies the reply status, headers and body onto the Response', async () => {
@@ -164,4 +167,17 @@ it('resolves a relative base against the page origin, as in a browser', async ()
   expect(await getResponse(handlers, new Request('http://localhost:5173/v1/pets'))).toBeDefined()
   expect(await getResponse(handlers, new Request('http://localhost:4000/v1/pets'))).toBeUndefined()
   expect(seen.map((request) => [request.basePath, request.path])).toEqual([['/v1', '/pets']])
+})
+
+it('leaves a host that differs from the base only where its dot is, unhandled, under real interception', async () => {
+  const unhandled: string[] = []
+  const server = setupServer(...createHandlers({ baseUrl: 'http://animals.test/v1', fake: createFake() }))
+  server.listen({ onUnhandledRequest: (request) => void unhandled.push(request.url) })
+  try {
+    expect((await fetch('http://animals.test/v1/pets')).status).toBe(401)
+    await fetch('http://animalsXtest/v1/pets').catch(() => undefined)
+    expect(unhandled).toEqual(['http://animalsxtest/v1/pets'])
+  } finally {
+    server.close()
+  }
 })

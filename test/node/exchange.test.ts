@@ -28,14 +28,20 @@ it('reports each request once it is over: method, path without query, status and
   await api.authed('/pets', { method: 'POST', body: { name: 'Logged', categoryId: 1 } })
   await api.call('/pets/1')
   await createApiClient(server.url).call('/openapi.json')
-  const seen = await reported(4)
+  fake.force({ method: 'GET', path: '/pets/2', delayMs: 150, times: 1 })
+  await api.authed('/pets/2')
+  const seen = await reported(5)
   expect(seen.map(({ method, path, status }) => [method, path, status])).toEqual([
     ['GET', '/v1/pets', 200],
     ['POST', '/v1/pets', 201],
     ['GET', '/v1/pets/1', 401],
     ['GET', '/openapi.json', 200],
+    ['GET', '/v1/pets/2', 200],
   ])
-  for (const exchange of seen) expect(exchange.durationMs).toBeGreaterThanOrEqual(0)
+  // The duration runs from arrival to the end of the answer: a held-back answer shows its delay.
+  const delayed = seen[4]?.durationMs ?? 0
+  expect(delayed).toBeGreaterThanOrEqual(145)
+  expect(delayed).toBeLessThan(5000)
   expect(JSON.stringify(seen)).not.toContain('secret-in-query')
 })
 

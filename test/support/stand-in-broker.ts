@@ -29,7 +29,7 @@ const BRANCH_VERSION = /^\/pacticipants\/[^/]+\/branches\/[^/]+\/versions\/[^/]+
  * POST with the selectors), the pact with its publication links, the provider with its branch
  * versions, and the verification results.
  */
-export async function startStandInBroker(): Promise<StandInBroker> {
+export async function startStandInBroker(options: { readonly refusePublishing?: boolean; readonly failPactFetch?: boolean } = {}): Promise<StandInBroker> {
   const pact = JSON.parse(readFileSync(pactFilePath(), 'utf8')) as Record<string, unknown>
   const requests: BrokerRequest[] = []
   const server = createServer((req, res) => {
@@ -39,7 +39,21 @@ export async function startStandInBroker(): Promise<StandInBroker> {
       const body = Buffer.concat(chunks).toString('utf8')
       const path = new URL(req.url ?? '/', 'http://broker').pathname
       requests.push({ method: req.method ?? 'GET', path, body, ...(req.headers.authorization === undefined ? {} : { authorization: req.headers.authorization }) })
-      answer(req, res, path, origin(), pact)
+      // A broker that refuses the results and, as some do, echoes the credential it was sent.
+      if (options.refusePublishing === true && req.method === 'POST' && path === RESULTS) {
+        res.writeHead(403, { 'content-type': 'application/json' })
+        res.end(JSON.stringify({ error: `${req.headers.authorization ?? 'no credential'} may not publish results` }))
+        return
+      }
+      if (options.failPactFetch === true && req.method === 'GET' && path === PACT) {
+        res.writeHead(500, { 'content-type': 'application/json' })
+        res.end('{"error":"unavailable"}')
+        return
+      }
+      // A broker that signs its pact links with the caller's token, as some proxies do: the
+      // token then shows in any message that names the link.
+      const token = options.failPactFetch === true ? (req.headers.authorization ?? '').replace(/^Bearer /, '') : undefined
+      answer(req, res, path, origin(), pact, token)
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -59,7 +73,7 @@ export async function startStandInBroker(): Promise<StandInBroker> {
   }
 }
 
-function answer(req: IncomingMessage, res: ServerResponse, path: string, origin: string, pact: Record<string, unknown>): void {
+function answer(req: IncomingMessage, res: ServerResponse, path: string, origin: string, pact: Record<string, unknown>, signWith?: string): void {
   const hal = (status: number, value: unknown): void => {
     res.writeHead(status, { 'content-type': 'application/hal+json' })
     res.end(JSON.stringify(value))
@@ -73,7 +87,7 @@ function answer(req: IncomingMessage, res: ServerResponse, path: string, origin:
     const entry = {
       shortDescription: `latest pact of ${consumer}`,
       verificationProperties: { pending: false, notices: [] },
-      _links: { self: { ...link(PACT), name: `Pact between ${consumer} and ${provider}` } },
+      _links: { self: { ...link(signWith === undefined ? PACT : `${PACT}?access_token=${signWith}`), name: `Pact between ${consumer} and ${provider}` } },
     }
     return hal(200, { _embedded: { pacts: [entry] }, _links: { self: link(FOR_VERIFICATION) } })
   }
