@@ -1,11 +1,17 @@
 import { defineConfig } from 'vitest/config'
 
+// ANIMALS_MOCK_MSW=3 runs the suite against msw 3 (installed as the alias msw3), which needs
+// Node 22.12 or later: CI does so on Node 24 (see test/consumers/run-on-node24.ts).
+const msw3 = process.env.ANIMALS_MOCK_MSW === '3'
+
 export default defineConfig({
+  ...(msw3 ? { resolve: { alias: [{ find: /^msw(\/.*)?$/, replacement: 'msw3$1' }] } } : {}),
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // Pact's core sends anonymous usage metrics from consumer tests and verifications unless told not to.
     env: { PACT_DO_NOT_TRACK: 'true' },
+    ...(msw3 ? { server: { deps: { inline: [/animals-mock/] } } } : {}),
   },
 })

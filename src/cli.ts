@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs'
 import { CliError, isCliError } from './cli/cli-error.js'
 import { seed } from './cli/seed.js'
 import { serve } from './cli/serve.js'
@@ -12,6 +13,10 @@ Commands:
   seed      generate realistic animals as a fixture (see: animals-mock seed --help)
   verify    replay the pacts against a deployment (see: animals-mock verify --help)
   parity    compare a deployment's answers with the fake's (see: animals-mock parity --help)
+
+Options:
+  -h, --help      show this help
+  -v, --version   show the version
 
 Examples:
   animals-mock serve --port 4010
@@ -40,6 +45,11 @@ async function main(argv: readonly string[]): Promise<void> {
     case '--help':
       process.stdout.write(HELP)
       return
+    case 'version':
+    case '-v':
+    case '--version':
+      process.stdout.write(`${packageVersion()}\n`)
+      return
     default:
       throw new CliError(`unknown command "${command}"; try animals-mock --help`)
   }
@@ -54,6 +64,12 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   process.stderr.write(`animals-mock: unexpected failure, a bug: ${error instanceof Error ? error.stack : String(error)}\n`)
   process.exitCode = 1
 })
+
+function packageVersion(): string {
+  // dist/cli.js is one folder below the package's root.
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: unknown }
+  return String(manifest.version)
+}
 
 function isParseArgsError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code

@@ -110,6 +110,7 @@ async function run(args: readonly string[], env: NodeJS.ProcessEnv): Promise<num
     process.stdout.write(VERIFY_HELP)
     return 0
   }
+  requirePact()
   const apiKey = readVerifyKey(env)
   const token = env[BROKER_TOKEN_ENV] === '' ? undefined : env[BROKER_TOKEN_ENV]
   const output = createScrubbedOutput(createScrubber([apiKey, token]))
@@ -184,6 +185,18 @@ async function warningsOf(sources: PactSources, token: string | undefined, timeo
     }
   }
   return pacts.flatMap(deprecationWarnings)
+}
+
+/**
+ * Pact's verifier is an optional peer dependency (its native core is 16 MB, and only this command
+ * needs it): without it, one line says how to add it.
+ */
+function requirePact(): void {
+  try {
+    import.meta.resolve('@pact-foundation/pact')
+  } catch {
+    throw new CliError('verify needs Pact\'s verifier, which is not installed: npm install --save-dev @pact-foundation/pact')
+  }
 }
 
 function firstLine(text: string): string {

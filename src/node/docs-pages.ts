@@ -20,17 +20,31 @@ export const DOCS_PATHS = {
  */
 export function createDocsPages(contractText: string): [string, Page][] {
   // Resolved now (cheap), read on first request (1.7 MB).
-  const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'))
+  const swaggerDir = findSwaggerUi()
   const documentText = lazily(async () => {
     const { parseOpenApi } = await import('../contracts/openapi.js')
     return JSON.stringify(withFakeServer(parseOpenApi(contractText)))
   })
+  const document: [string, Page] = [DOCS_PATHS.document, async () => textResponse('application/json', await documentText())]
+  if (swaggerDir === undefined) return [[DOCS_PATHS.page, () => htmlResponse(NO_SWAGGER_HTML)], document]
   return [
     [DOCS_PATHS.page, () => htmlResponse(DOCS_HTML)],
-    [DOCS_PATHS.document, async () => textResponse('application/json', await documentText())],
+    document,
     [DOCS_PATHS.script, assetFile(join(swaggerDir, 'swagger-ui-bundle.js'), ASSET_TYPES['.js'])],
     [DOCS_PATHS.style, assetFile(join(swaggerDir, 'swagger-ui.css'), ASSET_TYPES['.css'])],
   ]
+}
+
+/**
+ * Where `swagger-ui-dist` is installed, if it is: an optional peer dependency, since it weighs
+ * 12 MB and pulls an install script (@scarf/scarf) into every frontend that installs the fake.
+ */
+function findSwaggerUi(): string | undefined {
+  try {
+    return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'))
+  } catch {
+    return undefined
+  }
 }
 
 /**
@@ -74,6 +88,26 @@ const DOCS_HTML = `<!doctype html>
 <div id="swagger-ui" data-testid="docs"></div>
 <script src="${DOCS_PATHS.script}"></script>
 <script>SwaggerUIBundle(${escapeScriptJson(SWAGGER_OPTIONS)})</script>
+</body>
+</html>
+`
+
+const NO_SWAGGER_HTML = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Animals service API reference · animals-mock</title>
+<link rel="icon" href="data:,">
+<style>body { font: 16px/1.5 system-ui, sans-serif; max-width: 46rem; margin: 2rem auto; padding: 0 1rem; }</style>
+</head>
+<body>
+<h1>The API reference needs swagger-ui-dist</h1>
+<p data-testid="docs-missing">This page shows the contract with Swagger UI, which is not installed here: it is an optional
+dependency of animals-mock. Install it next to animals-mock, then restart the fake:</p>
+<pre><code>npm install --save-dev swagger-ui-dist</code></pre>
+<p>Meanwhile the contract itself is at <a href="/openapi.yaml">/openapi.yaml</a> and
+<a href="/openapi.json">/openapi.json</a>; <a href="/">home</a>, <a href="/dashboard">dashboard</a>.</p>
 </body>
 </html>
 `

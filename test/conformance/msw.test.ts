@@ -2,6 +2,7 @@ import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, beforeEach, describe, it } from 'vitest'
 import { createFake } from '../../src/fake.js'
 import { createHandlers } from '../../src/msw/handlers.js'
+import { failOnUnhandledRequests } from '../../src/msw/listen-options.js'
 import { createApiClient } from '../support/api-client.js'
 import { shippedPets } from '../support/fixtures.js'
 import { CONFORMANCE_CASES, CONFORMANCE_KEYS } from './cases.js'
@@ -18,7 +19,8 @@ const bases = [
 
 const server = setupServer(...bases.flatMap(({ baseUrl }) => createHandlers({ baseUrl, fake })))
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+// { onUnhandledRequest: 'error' } on msw 2, { onUnhandledFrame: 'error' } on msw 3: both set
+beforeAll(() => server.listen(failOnUnhandledRequests))
 afterAll(() => server.close())
 beforeEach(() => fake.reset())
 

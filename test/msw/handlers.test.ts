@@ -172,7 +172,12 @@ it('resolves a relative base against the page origin, as in a browser', async ()
 it('leaves a host that differs from the base only where its dot is, unhandled, under real interception', async () => {
   const unhandled: string[] = []
   const server = setupServer(...createHandlers({ baseUrl: 'http://animals.test/v1', fake: createFake() }))
-  server.listen({ onUnhandledRequest: (request) => void unhandled.push(request.url) })
+  // msw 2 calls onUnhandledRequest with the request; msw 3 calls onUnhandledFrame with its frame.
+  const listen = {
+    onUnhandledRequest: (request: Request) => void unhandled.push(request.url),
+    onUnhandledFrame: ({ frame }: { frame: { data: { request: Request } } }) => void unhandled.push(frame.data.request.url),
+  }
+  server.listen(listen)
   try {
     expect((await fetch('http://animals.test/v1/pets')).status).toBe(401)
     await fetch('http://animalsXtest/v1/pets').catch(() => undefined)

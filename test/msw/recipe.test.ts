@@ -3,12 +3,14 @@ import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { createFake, DEFAULT_PETS } from '../../src/fake.js'
 import { createHandlers } from '../../src/msw/handlers.js'
+import { failOnUnhandledRequests } from '../../src/msw/listen-options.js'
 
 const baseUrl = 'https://api.example.com/v1'
 const fake = createFake() // starts from the embedded default animals
 const server = setupServer(...createHandlers({ baseUrl, fake }))
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+// { onUnhandledRequest: 'error' } on msw 2, { onUnhandledFrame: 'error' } on msw 3: both set
+beforeAll(() => server.listen(failOnUnhandledRequests))
 afterEach(() => {
   server.resetHandlers()
   fake.reset() // back to the starting animals: what a test added is gone

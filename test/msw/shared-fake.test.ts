@@ -16,11 +16,16 @@ let server: RunningServer
 beforeAll(async () => {
   server = await startServer({ app: createSite({ api: fake, pages: createPages() }) })
   // The standalone server is on loopback: let those requests through, refuse anything else.
-  msw.listen({
-    onUnhandledRequest(request, print) {
+  // msw 2 asks onUnhandledRequest; msw 3 asks onUnhandledFrame with the request in its frame.
+  const listen = {
+    onUnhandledRequest(request: Request, print: { error(): void }) {
       if (new URL(request.url).origin !== server.url) print.error()
     },
-  })
+    onUnhandledFrame({ frame, defaults }: { frame: { data: { request: Request } }; defaults: { error(): void } }) {
+      if (new URL(frame.data.request.url).origin !== server.url) defaults.error()
+    },
+  }
+  msw.listen(listen)
 })
 afterAll(async () => {
   msw.close()

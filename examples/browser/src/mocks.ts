@@ -9,5 +9,7 @@ import { createFake, createHandlers } from '../../../src/msw/index.js'
 export async function startMocks(): Promise<void> {
   const fake = createFake()
   const worker = setupWorker(...createHandlers({ baseUrl: '/v1', fake }))
-  await worker.start({ onUnhandledRequest: 'bypass' })
+  // The page's own files are not the fake's: let them through (msw 2 and msw 3 name it differently).
+  const passThrough = { onUnhandledRequest: 'bypass', onUnhandledFrame: 'bypass' } as const
+  await worker.start(passThrough)
 }
