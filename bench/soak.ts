@@ -39,7 +39,7 @@ function rss(): number {
 }
 
 async function animals(): Promise<number> {
-  const response = await fetch(`${origin}/__control`)
+  const response = await fetch(`${origin}/__control`, { headers })
   return ((await response.json()) as { animals: number }).animals
 }
 

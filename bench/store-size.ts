@@ -27,7 +27,8 @@ async function seeded(size: number): Promise<{ server: ServerProcess; seedMs: nu
   const started = performance.now()
   const response = await fetch(`${server.origin}/__control/seed`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    // With --api-key the control API takes the same keys.
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${BENCH_KEY}` },
     body: JSON.stringify({ count: size, seed: 1 }),
   })
   if (response.status !== 201) throw new Error(`seeding ${size} answered ${response.status}: ${await response.text()}`)

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs'
 import { CliError, isCliError } from './cli/cli-error.js'
+import { nearestName } from './cli/parse-options.js'
 import { seed } from './cli/seed.js'
 import { serve } from './cli/serve.js'
 
@@ -20,10 +21,12 @@ Options:
 
 Examples:
   animals-mock serve --port 4010
-  animals-mock seed --count 500 --seed 7 --out fixtures/qa.json
+  animals-mock seed --count 500 --seed 7 --out qa.json
   ANIMALS_MOCK_VERIFY_KEY=... animals-mock verify --base-url https://staging.example/v1
   ANIMALS_MOCK_VERIFY_KEY=... animals-mock parity --base-url https://staging.example/v1
 `
+
+const COMMANDS = ['serve', 'seed', 'verify', 'parity', 'help', 'version']
 
 async function main(argv: readonly string[]): Promise<void> {
   const [command, ...rest] = argv
@@ -51,27 +54,28 @@ async function main(argv: readonly string[]): Promise<void> {
       process.stdout.write(`${packageVersion()}\n`)
       return
     default:
-      throw new CliError(`unknown command "${command}"; try animals-mock --help`)
+      throw new CliError(unknownCommand(command))
   }
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (isCliError(error) || isParseArgsError(error)) {
-    process.stderr.write(`animals-mock: ${(error as Error).message}\n`)
-    process.exitCode = isCliError(error) ? error.exitCode : 2
+  if (isCliError(error)) {
+    process.stderr.write(`animals-mock: ${error.message}\n`)
+    process.exitCode = error.exitCode
     return
   }
   process.stderr.write(`animals-mock: unexpected failure, a bug: ${error instanceof Error ? error.stack : String(error)}\n`)
   process.exitCode = 1
 })
 
+function unknownCommand(command: string): string {
+  const nearest = command.startsWith('-') ? nearestName(command.replace(/^-+/, ''), ['help', 'version']) : nearestName(command, COMMANDS)
+  const suggestion = nearest === undefined ? '' : `; did you mean ${command.startsWith('-') ? '--' : ''}${nearest}?`
+  return `unknown ${command.startsWith('-') ? 'option' : 'command'} "${command}"${suggestion} (animals-mock --help lists the commands)`
+}
+
 function packageVersion(): string {
   // dist/cli.js is one folder below the package's root.
   const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: unknown }
   return String(manifest.version)
-}
-
-function isParseArgsError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code
-  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_')
 }

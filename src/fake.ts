@@ -8,9 +8,13 @@ export type { Fake, FakeOptions }
 /** The animals of `fixtures/default.json`, embedded so that browsers and tests need no file access. */
 export const DEFAULT_PETS: readonly Pet[] = loadDefaultPets()
 
-/** Faker takes a moment to load and weighs much in a browser bundle, so it is loaded on first seed. */
+/**
+ * Faker takes a moment to load, so it is loaded on first seed; `#seed-generator` (package.json
+ * `imports`) is Faker in Node and a module without it under the `browser` condition, so a page
+ * bundle of the msw handlers holds no Faker, split into chunks or not.
+ */
 const generateLazily: AnimalGenerator = async (options) => {
-  const { createPetSource } = await import('./seed/generate-pets.js')
+  const { createPetSource } = await import('#seed-generator')
   return createPetSource(options)
 }
 

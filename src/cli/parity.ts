@@ -1,4 +1,5 @@
-import { type ParseArgsConfig, parseArgs } from 'node:util'
+import type { ParseArgsConfig } from 'node:util'
+import { parseOptions } from './parse-options.js'
 import { API_BASE, createSite } from '../core/site.js'
 import { checkDeployment } from '../contracts/deployment-check.js'
 import { PARITY_PROBES } from '../contracts/parity-probes.js'
@@ -81,7 +82,7 @@ const OPTIONS = {
 } satisfies ParseArgsConfig['options']
 
 async function run(args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const { values } = parseArgs({ args: [...args], options: OPTIONS, strict: true })
+  const { values } = parseOptions('parity', args, OPTIONS)
   if (values.help) {
     process.stdout.write(PARITY_HELP)
     return 0

@@ -1,10 +1,12 @@
+import { existsSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
-import { parseArgs } from 'node:util'
+import { dirname, resolve } from 'node:path'
 import { toFixtureText } from '../core/fixture.js'
 import { parseInt64Text } from '../core/int64.js'
 import type { SeedOptions } from '../core/fake-service.js'
 import { parseStatusMix } from '../core/seed-request.js'
 import { CliError } from './cli-error.js'
+import { parseOptions } from './parse-options.js'
 
 export const SEED_HELP = `Usage: animals-mock seed [options]
 
@@ -21,25 +23,21 @@ Options:
   -h, --help          show this help
 
 Examples:
-  animals-mock seed --count 500 --seed 7 --out fixtures/qa.json
+  animals-mock seed --count 500 --seed 7 --out qa.json
   animals-mock seed --count 100 --status-mix sold=1 --out sold.json
-  animals-mock serve --fixture fixtures/qa.json
+  animals-mock serve --fixture qa.json
 `
 
 
 /** Runs `animals-mock seed`. */
 export async function seed(args: readonly string[]): Promise<void> {
-  const { values } = parseArgs({
-    args: [...args],
-    options: {
-      count: { type: 'string', default: '30' },
-      seed: { type: 'string', default: '1' },
-      out: { type: 'string', default: '-' },
-      'first-id': { type: 'string', default: '1' },
-      'status-mix': { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-    strict: true,
+  const { values } = parseOptions('seed', args, {
+    count: { type: 'string', default: '30' },
+    seed: { type: 'string', default: '1' },
+    out: { type: 'string', default: '-' },
+    'first-id': { type: 'string', default: '1' },
+    'status-mix': { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
   })
   if (values.help) {
     process.stdout.write(SEED_HELP)
@@ -65,6 +63,8 @@ export async function seed(args: readonly string[]): Promise<void> {
     process.stdout.write(text)
     return
   }
+  const folder = dirname(resolve(values.out))
+  if (!existsSync(folder)) throw new CliError(`cannot write ${values.out}: the folder ${folder} does not exist`)
   try {
     await writeFile(values.out, text)
   } catch (error) {

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs'
-import { parseArgs } from 'node:util'
 import { CONTROL_BASE, createControl } from '../core/control.js'
 import { API_BASE, createSite } from '../core/site.js'
 import { CONTROL_OPENAPI_FILE } from '../contracts/openapi-files.js'
@@ -12,6 +11,7 @@ import { createIdReservation, createStateWriter, prepareStateFile, readStateFile
 import { createHostPolicy } from '../core/site-guard.js'
 import { isFakeInputError } from '../core/errors.js'
 import { CliError } from './cli-error.js'
+import { parseOptions } from './parse-options.js'
 import { createBatchedWriter, createRequestLog, type LogFormat, useColour } from './request-log.js'
 
 /** The environment variable with accepted keys, comma-separated, added to any `--api-key`. */
@@ -60,7 +60,8 @@ Options:
                       for every name below it); repeatable. Addresses,
                       localhost and *.localhost are always answered.
   --log-format <f>    request lines as text (method path status time) or
-                      json, one object per line                      (default text)
+                      json: then stdout is JSON Lines only, the banner an
+                      object with "event":"listening" and "url"      (default text)
   --quiet             print no request lines (the banner stays)
   -h, --help          show this help
 
@@ -73,7 +74,7 @@ Examples:
   animals-mock serve
   animals-mock serve --port 0 --api-key secret-1 --api-key secret-2
   ${API_KEYS_ENV}=secret-1 animals-mock serve --host 0.0.0.0 --fixture large
-  animals-mock serve --isolate --fixture fixtures/qa.json --latency 100-400
+  animals-mock serve --isolate --fixture qa.json --latency 100-400
   animals-mock serve --state-file .animals-state.json
   animals-mock serve --port 0 --log-format json > requests.log
 `
@@ -82,28 +83,24 @@ const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/
 
 /** Runs `animals-mock serve`; resolves once the server has stopped on SIGINT or SIGTERM. */
 export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
-  const { values } = parseArgs({
-    args: [...args],
-    options: {
-      port: { type: 'string', default: '4010' },
-      host: { type: 'string', default: '127.0.0.1' },
-      'api-key': { type: 'string', multiple: true, default: [] },
-      fixture: { type: 'string', default: DEFAULT_FIXTURE },
-      isolate: { type: 'boolean', default: false },
-      latency: { type: 'string' },
-      'max-animals': { type: 'string', default: String(DEFAULT_MAX_ANIMALS) },
-      'state-file': { type: 'string' },
-      'state-interval': { type: 'string', default: '5000' },
-      'store-idle-minutes': { type: 'string', default: '30' },
-      'no-control': { type: 'boolean', default: false },
-      'control-token': { type: 'string' },
-      'control-cors': { type: 'string', multiple: true, default: [] },
-      'allowed-host': { type: 'string', multiple: true, default: [] },
-      'log-format': { type: 'string', default: 'text' },
-      quiet: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-    strict: true,
+  const { values } = parseOptions('serve', args, {
+    port: { type: 'string', default: '4010' },
+    host: { type: 'string', default: '127.0.0.1' },
+    'api-key': { type: 'string', multiple: true, default: [] },
+    fixture: { type: 'string', default: DEFAULT_FIXTURE },
+    isolate: { type: 'boolean', default: false },
+    latency: { type: 'string' },
+    'max-animals': { type: 'string', default: String(DEFAULT_MAX_ANIMALS) },
+    'state-file': { type: 'string' },
+    'state-interval': { type: 'string', default: '5000' },
+    'store-idle-minutes': { type: 'string', default: '30' },
+    'no-control': { type: 'boolean', default: false },
+    'control-token': { type: 'string' },
+    'control-cors': { type: 'string', multiple: true, default: [] },
+    'allowed-host': { type: 'string', multiple: true, default: [] },
+    'log-format': { type: 'string', default: 'text' },
+    quiet: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
   })
   if (values.help) {
     process.stdout.write(SERVE_HELP)
@@ -219,20 +216,53 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
     process.on('SIGINT', stop)
     process.on('SIGTERM', stop)
   })
-  const controlLine =
-    control === undefined ? 'disabled (--no-control)' : `${server.url}${CONTROL_BASE}${controlToken === undefined ? '' : ' (token required)'}`
-  process.stdout.write(
-    `animals-mock listening on ${server.url}${API_BASE}\n` +
-      `  animals: ${fake.isolated ? pets.length : fake.store.size} from ${saved === undefined ? `fixture ${values.fixture}` : `state file ${stateFile}`}${values.isolate ? ', one store per key (--isolate)' : ''}\n` +
-      `  accepts: ${describeKeys(fake.keys)} (Authorization: Bearer <key>)\n` +
-      `  docs:    ${server.url}${PAGE_PATHS.docs}\n` +
-      `  dashboard: ${control === undefined ? 'disabled (--no-control)' : `${server.url}${PAGE_PATHS.dashboard}`}\n` +
-      `  openapi: ${server.url}${PAGE_PATHS.openapiYaml}\n` +
-      `  control: ${controlLine}\n`,
-  )
+  const banner = {
+    url: `${server.url}${API_BASE}`,
+    animals: fake.isolated ? pets.length : fake.store.size,
+    from: saved === undefined ? `fixture ${values.fixture}` : `state file ${stateFile}`,
+    isolate: values.isolate,
+    accepts: describeKeys(fake.keys),
+    docs: `${server.url}${PAGE_PATHS.docs}`,
+    dashboard: control === undefined ? null : `${server.url}${PAGE_PATHS.dashboard}`,
+    openapi: `${server.url}${PAGE_PATHS.openapiYaml}`,
+    control: control === undefined ? null : `${server.url}${CONTROL_BASE}`,
+    controlToken: controlToken !== undefined,
+  }
+  process.stdout.write(logFormat === 'json' ? jsonEvent('listening', banner) : bannerText(banner))
   await stopped
   logOut.flush()
-  process.stdout.write('animals-mock stopped\n')
+  process.stdout.write(logFormat === 'json' ? jsonEvent('stopped', {}) : 'animals-mock stopped\n')
+}
+
+type Banner = {
+  readonly url: string
+  readonly animals: number
+  readonly from: string
+  readonly isolate: boolean
+  readonly accepts: string
+  readonly docs: string
+  readonly dashboard: string | null
+  readonly openapi: string
+  readonly control: string | null
+  readonly controlToken: boolean
+}
+
+/** The banner for people; its first line is the one scripts read the base URL from. */
+function bannerText(banner: Banner): string {
+  return (
+    `animals-mock listening on ${banner.url}\n` +
+    `  animals: ${banner.animals} from ${banner.from}${banner.isolate ? ', one store per key (--isolate)' : ''}\n` +
+    `  accepts: ${banner.accepts} (Authorization: Bearer <key>)\n` +
+    `  docs:    ${banner.docs}\n` +
+    `  dashboard: ${banner.dashboard ?? 'disabled (--no-control)'}\n` +
+    `  openapi: ${banner.openapi}\n` +
+    `  control: ${banner.control === null ? 'disabled (--no-control)' : `${banner.control}${banner.controlToken ? ' (token required)' : ''}`}\n`
+  )
+}
+
+/** Under --log-format json stdout is JSON Lines only: the banner and the stop are objects too. */
+function jsonEvent(event: 'listening' | 'stopped', fields: object): string {
+  return `${JSON.stringify({ time: new Date().toISOString(), event, ...fields })}\n`
 }
 
 function isLoopback(host: string): boolean {

@@ -1,4 +1,5 @@
-import { type ParseArgsConfig, parseArgs } from 'node:util'
+import type { ParseArgsConfig } from 'node:util'
+import { parseOptions } from './parse-options.js'
 import { checkBroker, checkDeployment } from '../contracts/deployment-check.js'
 import { type DeprecationWarning, deprecationWarnings } from '../contracts/deprecation-warnings.js'
 import { fetchBrokerPacts, readLocalPacts } from '../contracts/pact-documents.js'
@@ -105,7 +106,7 @@ export function verify(args: readonly string[], env: NodeJS.ProcessEnv): Promise
 }
 
 async function run(args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const { values } = parseArgs({ args: [...args], options: OPTIONS, strict: true })
+  const { values } = parseOptions('verify', args, OPTIONS)
   if (values.help) {
     process.stdout.write(VERIFY_HELP)
     return 0

@@ -1,4 +1,4 @@
-import type { ForcedRule } from '../core/forced.js'
+import type { ForcedRule, ForcedRuleSpec } from '../core/forced.js'
 import type { JournalEntry } from '../core/journal.js'
 import type { LatencySpec } from '../core/latency.js'
 import type { PetStatus } from '../core/pets.js'
@@ -24,7 +24,7 @@ export type StoresList = {
   readonly stores: readonly { readonly label: string; readonly animals: number; readonly counts: Counts }[]
 }
 
-export type { ForcedRule, JournalEntry, LatencySpec }
+export type { ForcedRule, ForcedRuleSpec, JournalEntry, LatencySpec }
 
 /** A control call that did not succeed; `status` 401 means the control token is missing or wrong. */
 export class ControlError extends Error {
@@ -57,6 +57,8 @@ export type ControlClient = {
   clearJournal(): Promise<void>
   clearForced(): Promise<void>
   removeForced(id: number): Promise<void>
+  force(spec: ForcedRuleSpec): Promise<ForcedRule>
+  setLatency(spec: LatencySpec): Promise<void>
 }
 
 const CONTROL_BASE = '/__control'
@@ -107,6 +109,8 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     clearJournal: () => call('DELETE', '/journal'),
     clearForced: () => call('DELETE', '/forced'),
     removeForced: (id) => call('DELETE', `/forced/${id}`),
+    force: (spec) => call('POST', '/forced', { body: spec }),
+    setLatency: (spec) => call('PUT', '/latency', { body: spec }),
   }
 }
 

@@ -1,5 +1,6 @@
 import { ControlError, createControlClient } from './control-client.js'
 import { byTestId } from './dom.js'
+import { createForcedForms } from './forced-form.js'
 import { createJournalPanel } from './journal-panel.js'
 import { createSettingsPanel } from './settings-panel.js'
 import { createStorePanel } from './store-panel.js'
@@ -15,6 +16,9 @@ const reset = byTestId('reset', HTMLButtonElement)
 const seedForm = byTestId('seed-form', HTMLFormElement)
 const seedCount = byTestId('seed-count', HTMLInputElement)
 const clearJournal = byTestId('clear-journal', HTMLButtonElement)
+// Every control sits in one fieldset, disabled until a read succeeds: with a control token (or
+// --api-key) nothing can be pressed before the secret is given, and nothing twice while a call runs.
+const controls = byTestId('controls', HTMLFieldSetElement)
 
 const prompt = createTokenPrompt(() => refreshNow())
 const client = createControlClient({ token: () => prompt.token, store: () => picker.selected })
@@ -25,6 +29,8 @@ const picker = createStorePicker(client, () => {
 const store = createStorePanel(client, picker, () => refreshNow())
 const journal = createJournalPanel(client, picker)
 const settings = createSettingsPanel(client, act)
+createForcedForms(client, act)
+let busy = false
 
 let timer: ReturnType<typeof setTimeout> | undefined
 let running = false
@@ -40,9 +46,11 @@ async function tick(): Promise<void> {
       await Promise.all([store.refresh(), journal.poll(), settings.refresh()])
     }
     showLive('live', true)
+    controls.disabled = busy
     schedule()
   } catch (error) {
     if (error instanceof ControlError && error.status === 401) {
+      controls.disabled = true
       showLive('needs the control token', false)
       prompt.show(prompt.token === undefined ? '' : 'That token was refused.')
     } else {
@@ -80,8 +88,8 @@ function showLive(text: string, ok: boolean): void {
 
 /** Runs a control call the user asked for, shows its outcome, then reads everything again. */
 function act(call: () => Promise<string>): void {
-  const buttons = document.querySelectorAll('button')
-  for (const button of buttons) button.disabled = true
+  busy = true
+  controls.disabled = true
   call().then(
     (message) => {
       result.className = 'result'
@@ -92,7 +100,7 @@ function act(call: () => Promise<string>): void {
       result.textContent = messageOf(error)
     },
   ).finally(() => {
-    for (const button of buttons) button.disabled = false
+    busy = false
     refreshNow()
   })
 }

@@ -17,6 +17,7 @@ export const DASHBOARD_PATHS = {
 export const DASHBOARD_MODULES = [
   'control-client',
   'dom',
+  'forced-form',
   'format',
   'journal-panel',
   'main',
@@ -60,6 +61,8 @@ Start it without that option to watch requests arrive and reset or seed the stor
 </main>`,
 })
 
+const METHOD_OPTIONS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'].map((method) => `<option>${method}</option>`).join('')
+
 const STATUS_OPTIONS = PET_STATUSES.map((status) => `<option value="${status}">${status}</option>`).join('')
 
 const DASHBOARD_HTML = htmlDocument({
@@ -75,7 +78,8 @@ const DASHBOARD_HTML = htmlDocument({
 <span class="error" data-testid="token-error"></span>
 </form>
 <main class="grid">
-<section class="panel wide controls" data-testid="controls-panel">
+<section class="panel wide" data-testid="controls-panel">
+<fieldset class="controls" data-testid="controls" disabled>
 <div>
 <h2>Controls</h2>
 <div class="actions">
@@ -85,16 +89,32 @@ const DASHBOARD_HTML = htmlDocument({
 <button type="button" data-testid="clear-journal">Clear the journal</button>
 </div>
 <p class="result" data-testid="action-result" role="status"></p>
+<h3>Latency</h3>
+<p data-testid="latency"></p>
+<form class="fields" data-testid="latency-form">
+<label>ms <input type="number" name="minMs" min="0" max="300000" placeholder="800" data-testid="latency-min"></label>
+<label>up to ms <input type="number" name="maxMs" min="0" max="300000" placeholder="optional" data-testid="latency-max"></label>
+<button type="submit" data-testid="latency-set">Set latency</button>
+<button type="button" data-testid="latency-none">None</button>
+</form>
 </div>
 <div>
 <h3>Forced responses</h3>
 <ul class="rules" data-testid="forced"></ul>
 <button type="button" data-testid="clear-forced" hidden>Remove every rule</button>
+<form class="fields" data-testid="force-form">
+<label>method <select name="method" data-testid="force-method"><option value="">any</option>${METHOD_OPTIONS}</select></label>
+<label>path <input name="path" placeholder="/pets/*" maxlength="1000" data-testid="force-path"></label>
+<label>status <input type="number" name="status" min="400" max="599" placeholder="503" data-testid="force-status"></label>
+<label>code <input name="code" placeholder="a usual one" maxlength="100" data-testid="force-code"></label>
+<label class="long">message <input name="message" maxlength="1000" data-testid="force-message"></label>
+<label>times <input type="number" name="times" min="1" placeholder="until removed" data-testid="force-times"></label>
+<label>delay ms <input type="number" name="delayMs" min="0" max="300000" data-testid="force-delay"></label>
+<label class="check"><input type="checkbox" name="drop" data-testid="force-drop"> drop the connection</label>
+<button type="submit" data-testid="force-submit">Add rule</button>
+</form>
 </div>
-<div>
-<h3>Latency</h3>
-<p data-testid="latency"></p>
-</div>
+</fieldset>
 </section>
 <section class="panel" data-testid="store-panel">
 <h2>Animals</h2>

@@ -53,7 +53,28 @@ function findSwaggerUi(): string | undefined {
  */
 export function withFakeServer(document: OpenAPIV3.Document): OpenAPIV3.Document {
   const fake: OpenAPIV3.ServerObject = { url: API_BASE, description: 'This fake (animals-mock)' }
-  return { ...document, servers: [fake, ...(document.servers ?? [])] }
+  return withoutQueryExamples({ ...document, servers: [fake, ...(document.servers ?? [])] })
+}
+
+/**
+ * Swagger UI fills a parameter in from its example (the schema's, through a $ref), so "Execute"
+ * on listPets would send `?limit=20&status=available` and list only available animals. The
+ * reference's copy of the document leaves query parameters empty: Execute sends `GET /pets`.
+ */
+function withoutQueryExamples(document: OpenAPIV3.Document): OpenAPIV3.Document {
+  const components = document.components
+  const schemas = components?.schemas ?? {}
+  const parameters = Object.fromEntries(
+    Object.entries(components?.parameters ?? {}).map(([name, parameter]) => {
+      if ('$ref' in parameter || parameter.in !== 'query') return [name, parameter]
+      const { example: _example, ...rest } = parameter
+      const schema = rest.schema !== undefined && '$ref' in rest.schema ? schemas[rest.schema.$ref.replace('#/components/schemas/', '')] : rest.schema
+      if (schema === undefined || '$ref' in schema) return [name, rest]
+      const { example: _schemaExample, ...plainSchema } = schema
+      return [name, { ...rest, schema: plainSchema }]
+    }),
+  )
+  return { ...document, components: { ...components, parameters } }
 }
 
 // validatorUrl: null keeps Swagger UI from sending the document to its online validator.

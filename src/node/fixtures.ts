@@ -3,6 +3,7 @@ import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseFixture } from '../core/fixture.js'
 import type { Pet } from '../core/pets.js'
+import { SHIPPED_FIXTURES } from '../seed/shipped-fixtures.js'
 
 /** The folder of the fixtures shipped with the package. */
 export const FIXTURES_DIR = fileURLToPath(new URL('../../fixtures/', import.meta.url))
@@ -20,7 +21,11 @@ export class FixtureError extends Error {
  * @example resolveFixture('empty') // '<package>/fixtures/empty.json'
  */
 export function resolveFixture(nameOrPath: string): string {
-  return /^[a-z0-9-]+$/i.test(nameOrPath) ? resolve(FIXTURES_DIR, `${nameOrPath}.json`) : resolve(nameOrPath)
+  return isShippedName(nameOrPath) ? resolve(FIXTURES_DIR, `${nameOrPath}.json`) : resolve(nameOrPath)
+}
+
+function isShippedName(nameOrPath: string): boolean {
+  return /^[a-z0-9-]+$/i.test(nameOrPath)
 }
 
 /** Reads and checks a fixture whole; nothing of a bad one is returned. */
@@ -31,6 +36,10 @@ export async function loadFixture(nameOrPath: string): Promise<Pet[]> {
     text = await readFile(file, 'utf8')
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' && isShippedName(nameOrPath)) {
+      const names = SHIPPED_FIXTURES.map((fixture) => fixture.name).join(', ')
+      throw new FixtureError(`no shipped fixture is named "${nameOrPath}": the shipped ones are ${names}; a file needs a path, e.g. ./${nameOrPath}.json`)
+    }
     throw new FixtureError(`fixture ${file}: ${code === 'ENOENT' ? 'no such file' : String(error)}`)
   }
   const pets = parseFixture(text)

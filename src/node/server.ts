@@ -87,7 +87,7 @@ function listen(server: Server, port: number, host: string): Promise<void> {
     const onListenError = (error: NodeJS.ErrnoException): void => {
       const reason =
         error.code === 'EADDRINUSE'
-          ? `port ${port} on ${host} is already in use`
+          ? `port ${port} on ${host} is already in use; --port 0 picks a free one`
           : error.code === 'EADDRNOTAVAIL'
             ? `address ${host} is not available on this machine`
             : error.code === 'EACCES'

@@ -7,7 +7,7 @@ export const SITE_CSS = `
 body { margin: 0; font: 14px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: var(--bg); }
 a { color: var(--accent); }
 code, pre, td.mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 13px; }
-header.top { display: flex; align-items: center; gap: 24px; padding: 10px 20px; background: #1f2933; color: #e4e7eb; }
+header.top { display: flex; flex-wrap: wrap; align-items: center; gap: 8px 24px; padding: 10px 20px; background: #1f2933; color: #e4e7eb; }
 header.top h1 { font-size: 18px; margin: 0; }
 header.top nav a { color: #9fd3ff; margin-right: 16px; }
 header.top .live { margin-left: auto; font-size: 13px; }
@@ -18,8 +18,14 @@ main.grid { display: grid; grid-template-columns: minmax(0, 5fr) minmax(0, 6fr);
 .panel { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 12px 16px; margin-bottom: 16px; }
 main.grid .panel { margin-bottom: 0; }
 .panel.wide { grid-column: 1 / -1; }
-.panel.controls { display: grid; grid-template-columns: minmax(0, 2fr) minmax(0, 2fr) minmax(0, 1fr); gap: 16px; }
-.panel.controls h3 { margin-top: 0; }
+fieldset.controls { border: 0; padding: 0; margin: 0; min-width: 0; display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 16px; }
+fieldset.controls > div > h3:first-child { margin-top: 0; }
+.fields { display: flex; flex-wrap: wrap; gap: 6px 10px; align-items: end; margin-top: 8px; }
+.fields label { display: flex; flex-direction: column; font-size: 12px; color: var(--muted); }
+.fields input, .fields select { font: inherit; width: 110px; max-width: 100%; }
+.fields label.long input { width: 220px; }
+.fields label.check { flex-direction: row; align-items: center; gap: 4px; }
+.fields label.check input { width: auto; }
 .panel h2 { font-size: 16px; margin: 0 0 8px; }
 .panel h2 small { font-weight: normal; color: var(--muted); }
 .panel h3 { font-size: 14px; margin: 16px 0 4px; }
@@ -51,5 +57,15 @@ button:disabled { opacity: 0.5; cursor: default; }
 .badge.available { background: #dcfce7; } .badge.pending { background: #fef3c7; } .badge.sold { background: #e0e7ff; }
 ul.rules { padding-left: 18px; margin: 4px 0; }
 form.token { margin: 16px 20px; display: flex; gap: 8px; align-items: end; flex-wrap: wrap; }
-@media (max-width: 1000px) { main.grid, .panel.controls { grid-template-columns: 1fr; } }
+@media (max-width: 1000px) { main.grid, fieldset.controls { grid-template-columns: 1fr; } }
+@media (max-width: 600px) {
+  header.top, main.grid { padding-left: 8px; padding-right: 8px; }
+  .panel { padding: 10px; }
+  th, td { padding: 4px; }
+  .toolbar { flex-wrap: wrap; }
+  /* Phone width: the journal keeps time, method, path and status; the rest is one click away. */
+  table[data-testid="journal"] th:nth-child(1), table[data-testid="journal"] td:nth-child(1),
+  table[data-testid="journal"] th:nth-child(3), table[data-testid="journal"] td:nth-child(3),
+  table[data-testid="journal"] th:nth-child(7), table[data-testid="journal"] td:nth-child(7) { display: none; }
+}
 `

@@ -45,10 +45,12 @@ beforeEach(() => {
  * Opens the dashboard in a fresh context that may reach the fake only; returns what left it. With a
  * key, it is given where the dashboard asks for one (the fake runs with --api-key: its controls need one).
  */
-async function openDashboard(origin: string, key?: string): Promise<{ page: Page; outside: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 1080 } })
+async function openDashboard(origin: string, key?: string, viewport = { width: 1280, height: 1080 }): Promise<{ page: Page; outside: string[] }> {
+  const context = await browser.newContext({ viewport })
   const outside = await keepToOrigin(context, origin)
   const page = await context.newPage()
+  // Fail with the locator that waited, well inside the test's own timeout.
+  page.setDefaultTimeout(8000)
   page.on('pageerror', (error) => outside.push(`page error: ${error.message}`))
   await page.goto(`${origin}/dashboard`)
   if (key !== undefined) {
@@ -142,6 +144,88 @@ it.skipIf(!hasChromium)('shows the forced responses and the latency set, and rem
   await page.context().close()
 })
 
+it.skipIf(!hasChromium)('creates forced responses and sets the latency from its forms', async () => {
+  const { page, outside } = await openDashboard(server.url, KEY)
+  await page.getByTestId('forced').filter({ hasText: 'none' }).waitFor()
+  await page.getByTestId('force-method').selectOption('GET')
+  await page.getByTestId('force-path').fill('/pets/*')
+  await page.getByTestId('force-status').fill('503')
+  await page.getByTestId('force-code').fill('down_for_test')
+  await page.getByTestId('force-message').fill('Down for a test.')
+  await page.getByTestId('force-times').fill('2')
+  await page.getByTestId('force-delay').fill('40')
+  await page.getByTestId('force-submit').click()
+  await page.getByTestId('forced-rule').filter({ hasText: 'GET /pets/* → wait 40 ms, 503 down_for_test (2 more)' }).waitFor()
+  expect(fake.forcedRules()).toMatchObject([
+    { method: 'GET', path: '/pets/*', status: 503, code: 'down_for_test', message: 'Down for a test.', times: 2, delayMs: 40 },
+  ])
+  const forcedAnswer = await fetch(`${server.url}/v1/pets/1`, { headers: { authorization: `Bearer ${KEY}` } })
+  expect(forcedAnswer.status).toBe(503)
+  expect(await forcedAnswer.json()).toEqual({ code: 'down_for_test', message: 'Down for a test.', status: 503 })
+
+  // A rule that only drops: the form leaves the empty fields out.
+  await page.getByTestId('force-form').evaluate((form: HTMLFormElement) => form.reset())
+  await page.getByTestId('force-method').selectOption('POST')
+  await page.getByTestId('force-path').fill('/pets')
+  await page.getByTestId('force-drop').check()
+  await page.getByTestId('force-submit').click()
+  await page.getByTestId('forced-rule').nth(1).waitFor()
+  expect(fake.forcedRules()[1]).toEqual(expect.objectContaining({ method: 'POST', path: '/pets', drop: true }))
+  expect(Object.keys(fake.forcedRules()[1] ?? {}).sort()).toEqual(['drop', 'id', 'method', 'path', 'tenant'])
+
+  // Bad input is the control API's message, and adds nothing.
+  await page.getByTestId('force-form').evaluate((form: HTMLFormElement) => form.reset())
+  await page.getByTestId('force-path').fill('pets')
+  await page.getByTestId('force-status').fill('503')
+  await page.getByTestId('force-submit').click()
+  await page.getByTestId('action-result').filter({ hasText: "Field 'path' must start with /" }).waitFor()
+  expect(await page.getByTestId('action-result').getAttribute('class')).toContain('bad')
+  expect(fake.forcedRules()).toHaveLength(2)
+
+  await page.getByTestId('latency-min').fill('100')
+  await page.getByTestId('latency-max').fill('900')
+  await page.getByTestId('latency-set').click()
+  await page.getByTestId('latency').filter({ hasText: '100 to 900 ms on every answer' }).waitFor()
+  expect(fake.latency).toEqual({ minMs: 100, maxMs: 900 })
+  await page.getByTestId('latency-max').fill('')
+  await page.getByTestId('latency-min').fill('800')
+  await page.getByTestId('latency-set').click()
+  await page.getByTestId('latency').filter({ hasText: '800 ms on every answer' }).waitFor()
+  expect(fake.latency).toEqual({ ms: 800 })
+  await page.getByTestId('latency-none').click()
+  await page.getByTestId('action-result').filter({ hasText: 'No latency.' }).waitFor()
+  expect(fake.latency).toEqual({})
+  expect(outside).toEqual([])
+  await page.context().close()
+})
+
+it.skipIf(!hasChromium)('fits a phone: nothing overflows 390 px, the controls, rules and statuses in view', async () => {
+  fake.force({ method: 'POST', path: '/pets', status: 400, code: 'name_taken', message: 'That name is taken by another animal.' })
+  await fetch(`${server.url}/v1/pets?limit=3`, { headers: { authorization: `Bearer ${KEY}` } })
+  const { page, outside } = await openDashboard(server.url, KEY, { width: 390, height: 844 })
+  await page.getByTestId('journal-row').first().waitFor()
+  await page.getByTestId('forced-rule').first().waitFor()
+  await page.getByTestId('animal-row').first().waitFor()
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+  expect(overflow).toBe(0)
+  for (const locator of [
+    page.getByTestId('seed'),
+    page.getByTestId('force-submit'),
+    page.getByTestId('forced-rule').first(),
+    page.getByTestId('journal').locator('th:nth-child(6)'),
+    page.getByTestId('journal-row').first().locator('td:nth-child(6)'),
+    page.getByTestId('animals').locator('th:nth-child(4)'),
+  ]) {
+    const box = await locator.boundingBox()
+    expect(box).not.toBeNull()
+    expect(box!.x).toBeGreaterThanOrEqual(0)
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390)
+  }
+  await screenshotForReadme(page, 'dashboard-phone')
+  expect(outside).toEqual([])
+  await page.context().close()
+})
+
 it.skipIf(!hasChromium)('marks refused, forced, dropped and delayed requests in the journal', async () => {
   const { page, outside } = await openDashboard(server.url, KEY)
   const control = (path: string, method: string, body: unknown) =>
@@ -174,12 +258,20 @@ it.skipIf(!hasChromium)('asks for the control token when the fake requires one, 
   const guarded = await serve({}, token)
   const { page, outside } = await openDashboard(guarded.server.url)
   await page.getByTestId('token-form').waitFor()
+  // Nothing can be pressed before the token is given.
+  expect(await page.getByTestId('controls').evaluate((fieldset: HTMLFieldSetElement) => fieldset.disabled)).toBe(true)
+  for (const control of ['reset', 'seed', 'clear-journal', 'force-submit', 'latency-set', 'latency-none']) {
+    expect(await page.getByTestId(control).isDisabled()).toBe(true)
+  }
   await page.getByTestId('token-input').fill('wrong-token')
   await page.getByTestId('token-submit').click()
   await page.getByTestId('token-error').filter({ hasText: 'refused' }).waitFor()
   await page.getByTestId('token-input').fill(token)
   await page.getByTestId('token-submit').click()
   await page.getByTestId('counts').filter({ hasText: `${fixture.length} animals` }).waitFor()
+  await page.getByTestId('reset').waitFor({ state: 'visible' })
+  expect(await page.getByTestId('reset').isEnabled()).toBe(true)
+  expect(await page.getByTestId('force-submit').isEnabled()).toBe(true)
   expect(await page.getByTestId('token-form').isHidden()).toBe(true)
   expect(await page.getByTestId('token-input').inputValue()).toBe('')
   expect(await page.content()).not.toContain(token)

@@ -51,12 +51,16 @@ it.skipIf(!hasChromium)('sends a request through "try it" to this fake, and the 
   const [entry, ...others] = fake.journal()
   expect(others).toEqual([])
   expect(entry).toMatchObject({ method: 'GET', path: '/v1/pets', status: 200 })
+  // No status filter pre-filled: the list of every status (the limit shows its default, 20).
+  expect(new URLSearchParams(entry?.query).has('status')).toBe(false)
   expect(entry?.headers.authorization).toBe('Bearer [redacted]')
   // The page shows the fake's own answer to the same request.
   const shown = await operation.locator('.live-responses-table .response-col_description pre').first().innerText()
   const direct = await fetch(`${server.url}/v1/pets?${entry?.query}`, { headers: { authorization: `Bearer ${KEY}` } })
   expect(JSON.parse(shown)).toEqual(await direct.json())
-  expect(JSON.parse(shown)).not.toEqual([])
+  const listed = JSON.parse(shown) as { status?: string }[]
+  expect(listed).toHaveLength(20)
+  expect(new Set(listed.map((pet) => pet.status)).size).toBeGreaterThan(1)
 
   await page.evaluate(() => window.scrollTo(0, 0))
   await screenshotForReadme(page, 'docs')

@@ -59,16 +59,28 @@ it('prints one readable line per request, without query, headers, key or colours
   expect(cli.stdout()).not.toContain('?')
 })
 
-it('prints one JSON object per request with --log-format json', async () => {
+it('prints JSON Lines only with --log-format json: the banner, one object per request, the stop', async () => {
   const { cli, baseUrl } = await serve(['--log-format', 'json', '--latency', '60'])
   await traffic(baseUrl)
-  const records = (await requestLines(cli, 3)).map((line) => JSON.parse(line) as Record<string, unknown>)
-  expect(records.map(({ method, path, status }) => [method, path, status])).toEqual([
+  const requestRecords = (): Record<string, unknown>[] =>
+    jsonLines(cli.stdout()).filter((record) => record.event === undefined)
+  while (requestRecords().length < 3) {
+    if (cli.child.exitCode !== null) throw new Error(`serve ended: ${cli.stderr()}`)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  cli.child.kill('SIGTERM')
+  expect(await cli.exited).toBe(0)
+  // What `jq` sees: every line of stdout is one JSON object, the first the banner, the last the stop.
+  const records = jsonLines(cli.stdout())
+  expect(records[0]).toMatchObject({ event: 'listening', url: baseUrl, animals: 30, from: 'fixture default' })
+  expect(records.at(-1)).toMatchObject({ event: 'stopped' })
+  const requests = records.slice(1, -1)
+  expect(requests.map(({ method, path, status }) => [method, path, status])).toEqual([
     ['GET', '/v1/pets', 200],
     ['POST', '/v1/pets', 201],
     ['GET', '/v1/pets/999', 404],
   ])
-  for (const record of records) {
+  for (const record of requests) {
     expect(Object.keys(record).sort()).toEqual(['durationMs', 'method', 'path', 'status', 'time'])
     // Every answer is held back 60 ms (--latency): the duration includes it.
     expect(record.durationMs).toBeGreaterThanOrEqual(59)
@@ -77,6 +89,18 @@ it('prints one JSON object per request with --log-format json', async () => {
   }
   expect(cli.stdout()).not.toContain(KEY)
 })
+
+/** Parses stdout as JSON Lines; throws on any line that is not one JSON object. */
+function jsonLines(stdout: string): Record<string, unknown>[] {
+  return stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => {
+      const value: unknown = JSON.parse(line)
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`not an object: ${line}`)
+      return value as Record<string, unknown>
+    })
+}
 
 it('prints no request lines with --quiet, and refuses an unknown log format', async () => {
   const { cli, baseUrl } = await serve(['--quiet'])

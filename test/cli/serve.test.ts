@@ -126,7 +126,7 @@ it('refuses a bad fixture naming the file, the record and the field, and serves 
   expect(stderr).toContain('record 2')
   expect(stderr).toContain("'categoryId'")
   expect(stdout).not.toContain('listening')
-  const missing = await runCli(['serve', '--port', '0', '--fixture', 'no-such-fixture'])
+  const missing = await runCli(['serve', '--port', '0', '--fixture', join(tmpdir(), 'no-such-fixture.json')])
   expect(missing.code).toBe(2)
   expect(missing.stderr).toContain('no-such-fixture.json: no such file')
 })

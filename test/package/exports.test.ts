@@ -27,3 +27,7 @@ it('exports the standalone server from animals-mock/node', () => {
 it('exports the typed client from animals-mock/contracts', () => {
   expect(exportsOf('animals-mock/contracts')).toEqual(['AnimalsApiError', 'createAnimalsClient', 'isAnimalsApiError'])
 })
+
+it('exports the Faker generator from animals-mock/seed, the only entry that carries it', () => {
+  expect(exportsOf('animals-mock/seed')).toEqual(['CATEGORIES', 'DEFAULT_STATUS_MIX', 'generatePets'])
+})

@@ -28,12 +28,14 @@ export function spawnCli(args: readonly string[], env: Record<string, string> = 
 }
 
 const LISTENING = /^animals-mock listening on (\S+)$/m
+// Under --log-format json the banner is one JSON object.
+const LISTENING_JSON = /^\{"time":"[^"]+","event":"listening","url":"([^"]+)"/m
 
 /** Waits for the line a CI script parses and returns the base URL it names. */
 export async function waitForBaseUrl(cli: CliProcess, timeoutMs = 10_000): Promise<string> {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
-    const match = LISTENING.exec(cli.stdout())
+    const match = LISTENING.exec(cli.stdout()) ?? LISTENING_JSON.exec(cli.stdout())
     if (match?.[1] !== undefined) return match[1]
     if (cli.child.exitCode !== null) break
     await new Promise((resolve) => setTimeout(resolve, 10))

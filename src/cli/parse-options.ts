@@ -1,0 +1,69 @@
+import { type ParseArgsConfig, parseArgs } from 'node:util'
+import { CliError } from './cli-error.js'
+
+type Options = NonNullable<ParseArgsConfig['options']>
+type ParsedOptions<T extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: T; strict: true; allowPositionals: false }>>
+
+/**
+ * `parseArgs` in strict mode, with Node's parse errors turned into one line that names the nearest
+ * valid option and where the full list is: `unknown option --prot; did you mean --port? (animals-mock
+ * serve --help lists every option)`.
+ */
+export function parseOptions<T extends Options>(command: string, args: readonly string[], options: T): ParsedOptions<T> {
+  try {
+    return parseArgs({ args: [...args], options, strict: true, allowPositionals: false })
+  } catch (error) {
+    throw new CliError(describeParseError(command, error, Object.keys(options)))
+  }
+}
+
+function describeParseError(command: string, error: unknown, names: readonly string[]): string {
+  const help = `(animals-mock ${command} --help lists every option)`
+  const code = (error as { code?: unknown } | null)?.code
+  const message = error instanceof Error ? error.message : String(error)
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    // Node's message quotes the option as typed: "Unknown option '--prot'".
+    const typed = /'([^']*)'/.exec(message)?.[1] ?? ''
+    const bare = typed.replace(/^-+/, '').split('=')[0] ?? ''
+    const nearest = nearestName(bare, names)
+    return `unknown option ${typed}${nearest === undefined ? '' : `; did you mean --${nearest}?`} ${help}`
+  }
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+    const typed = /'([^']*)'/.exec(message)?.[1] ?? ''
+    return `unexpected argument "${typed}": options start with -- ${help}`
+  }
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    return `${message.replace(/\.$/, '')} ${help}`
+  }
+  return `${message} ${help}`
+}
+
+/** The name closest to `typed` by edit distance, when it is close enough to be a slip of the keys. */
+export function nearestName(typed: string, names: readonly string[]): string | undefined {
+  let best: string | undefined
+  let bestDistance = Number.POSITIVE_INFINITY
+  for (const name of names) {
+    const distance = editDistance(typed.toLowerCase(), name.toLowerCase())
+    if (distance < bestDistance) [best, bestDistance] = [name, distance]
+  }
+  // A third of the name may be wrong (at least 2 edits): "prot" finds "port", "xyz" finds nothing.
+  return bestDistance <= Math.max(2, Math.floor(typed.length / 3)) ? best : undefined
+}
+
+/** Levenshtein distance with adjacent transpositions (optimal string alignment). */
+function editDistance(a: string, b: string): number {
+  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)])
+  for (let j = 1; j <= b.length; j++) (rows[0] as number[])[j] = j
+  for (let i = 1; i <= a.length; i++) {
+    const row = rows[i] as number[]
+    const above = rows[i - 1] as number[]
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1
+      row[j] = Math.min((above[j] as number) + 1, (row[j - 1] as number) + 1, (above[j - 1] as number) + cost)
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        row[j] = Math.min(row[j] as number, ((rows[i - 2] as number[])[j - 2] as number) + 1)
+      }
+    }
+  }
+  return (rows[a.length] as number[])[b.length] as number
+}
