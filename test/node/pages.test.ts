@@ -100,7 +100,7 @@ it('serves the reference page with Swagger UI from the package, and a document w
     components: { ...contract.components, parameters: { limit, status: { ...contract.components?.parameters?.status, schema: statusSchema } } },
   })
   expect(JSON.stringify(served.components?.parameters)).not.toContain('example')
-  const validation = await new Validator().validate(served as unknown as Parameters<Validator["validate"]>[0])
+  const validation = await new Validator().validate(served as unknown as Parameters<Validator['validate']>[0])
   expect(validation.errors ?? []).toEqual([])
   expect((await open.call('/openapi.yaml')).text).toBe(readOpenApiText())
 })
