@@ -49,6 +49,8 @@ Options:
   --store-idle-minutes <n>
                       under --isolate, drop a store unused this long  (default 30)
   --no-control        remove the control API (${CONTROL_BASE}) entirely
+  --no-prefer         ignore Prefer: code=NNN on requests (by default it picks
+                      that request's answer: an error status, or the success)
   --control-token <t> require this token in X-Control-Token on control
                       requests; also read from ${CONTROL_TOKEN_ENV}. Without
                       one, --api-key protects the control API too.
@@ -95,6 +97,7 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
     'state-interval': { type: 'string', default: '5000' },
     'store-idle-minutes': { type: 'string', default: '30' },
     'no-control': { type: 'boolean', default: false },
+    'no-prefer': { type: 'boolean', default: false },
     'control-token': { type: 'string' },
     'control-cors': { type: 'string', multiple: true, default: [] },
     'allowed-host': { type: 'string', multiple: true, default: [] },
@@ -148,6 +151,7 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
     pets,
     keys,
     isolate: values.isolate,
+    prefer: !values['no-prefer'],
     maxAnimals,
     storeIdleMs,
     ...(ids === undefined ? {} : { ids }),

@@ -1,6 +1,6 @@
 import { authenticate, type KeyPolicy } from './auth.js'
 import { type ApiError, apiError, toErrorResponse } from './errors.js'
-import type { ForcedRules } from './forced.js'
+import { type ForcedRules, forcedErrorResponse } from './forced.js'
 import {
   CORS_HEADERS,
   type Fields,
@@ -15,6 +15,7 @@ import {
 } from './http.js'
 import { parseJsonBody } from './json-body.js'
 import { type ListQuery, parseListQuery, parseNewPet, parsePetId } from './pets.js'
+import { type Operation, preferredAnswer, unsatisfiable } from './prefer.js'
 import type { Store } from './store.js'
 import type { Tenant } from './tenants.js'
 
@@ -25,6 +26,8 @@ export type AppOptions = {
   readonly tenantFor: (token: string) => Result<Tenant, ApiError>
   /** Responses a test forced; they answer after the key check, before the route. */
   readonly forced: ForcedRules
+  /** Whether `Prefer: code=NNN` chooses a request's answer (Prism's header); on unless false. */
+  readonly prefer?: boolean
 }
 
 /** What became of one request: the reply, and for the journal who asked and whether it was forced. */
@@ -63,6 +66,7 @@ function matchRoute(path: string): Route | undefined {
  */
 export function createApp(options: AppOptions): App {
   const { keys, tenantFor, forced } = options
+  const prefer = options.prefer ?? true
   // A found animal's headers, by base path (a transport has one or two), built once and frozen.
   const foundHeaders = new Map<string, Fields>()
   const foundHeadersFor = (basePath: string): Fields => {
@@ -80,6 +84,21 @@ export function createApp(options: AppOptions): App {
     if (!auth.ok) return { reply: toErrorResponse(auth.error), tenant: undefined, forced: false }
     const tenant = tenantFor(auth.value)
     if (!tenant.ok) return { reply: toErrorResponse(tenant.error), tenant: undefined, forced: false }
+    // The request's own Prefer comes before the rules a test set for every request. Whatever it
+    // gets is marked forced: the journal says so, and a pact recorder leaves it out.
+    const operation = prefer ? operationOf(route, request.method) : undefined
+    const preferred = operation === undefined ? undefined : preferredAnswer(request.headers.prefer, operation)
+    if (preferred !== undefined) {
+      if (!preferred.ok) return { reply: toErrorResponse(preferred.error), tenant: tenant.value, forced: true }
+      const { kind, status } = preferred.value
+      if (kind === 'error') {
+        const reply = forcedErrorResponse(status, `A ${status} answer asked for with Prefer: code=${status}.`)
+        return { reply, tenant: tenant.value, forced: true }
+      }
+      const response = operate(route, request, tenant.value.store, listQuery, foundHeadersFor)
+      const reply = response.status === status ? response : toErrorResponse(unsatisfiable(status, response.status, errorMessageOf(response)))
+      return { reply, tenant: tenant.value, forced: true }
+    }
     const effect = forced.take(request, tenant.value.label)
     if (effect?.kind === 'respond') return { reply: effect.response, tenant: tenant.value, forced: true }
     if (effect?.kind === 'drop') return { reply: effect.reply, tenant: tenant.value, forced: true }
@@ -103,6 +122,22 @@ export function createApp(options: AppOptions): App {
       const answered = request.method === 'HEAD' ? withoutBody(signalled) : signalled
       return answered === reply ? exchange : { ...exchange, reply: answered }
     },
+  }
+}
+
+function operationOf(route: Route | undefined, method: string): Operation | undefined {
+  const read = method === 'GET' || method === 'HEAD'
+  if (route?.kind === 'pets') return read ? 'listPets' : method === 'POST' ? 'createPet' : undefined
+  return route?.kind === 'pet' && read ? 'getPet' : undefined
+}
+
+function errorMessageOf(response: PlainResponse): string {
+  try {
+    const parsed: unknown = JSON.parse(response.body ?? '')
+    const message = (parsed as { message?: unknown } | null)?.message
+    return typeof message === 'string' ? message : 'not that status'
+  } catch {
+    return 'not that status'
   }
 }
 

@@ -52,6 +52,11 @@ export type FakeOptions = {
   readonly journalSize?: number
   /** Latency added to every API answer from the start. */
   readonly latency?: LatencySpec
+  /**
+   * Whether a request's `Prefer: code=NNN` (Prism's header) picks its answer: an error status with
+   * the Error body, or the operation's success when it can be had. On unless false.
+   */
+  readonly prefer?: boolean
 }
 
 /** What the core cannot do for itself: the clock, randomness and Faker. */
@@ -149,7 +154,7 @@ export function createFakeService(options: FakeOptions, environment: FakeEnviron
   const forced = createForcedRules()
   const journal = createJournal(options.journalSize)
   let latency = options.latency === undefined ? NO_LATENCY : orThrow(parseLatency(options.latency))
-  const app = createApp({ keys, tenantFor: tenants.forToken, forced })
+  const app = createApp({ keys, tenantFor: tenants.forToken, forced, prefer: options.prefer ?? true })
 
   function controlsOf(tenant: () => Tenant, resetIt: () => void): StoreControls {
     return {

@@ -171,9 +171,13 @@ function effectOf(rule: ForcedRule): ForcedEffect {
   const delayMs = rule.delayMs ?? 0
   if (rule.drop === true) return { kind: 'drop', reply: { kind: 'drop', delayMs } }
   if (rule.status === undefined) return { kind: 'delay', delayMs }
-  const code = rule.code ?? USUAL_CODES[rule.status] ?? `error_${rule.status}`
   const message = rule.message ?? `A forced ${rule.status} response set through animals-mock.`
-  return { kind: 'respond', response: { status: rule.status, headers: JSON_HEADERS, body: errorBody(code, message, rule.status), delayMs } }
+  return { kind: 'respond', response: { ...forcedErrorResponse(rule.status, message, rule.code), delayMs } }
+}
+
+/** A chosen error status with a valid Error body; `code` a usual one for the status unless given. */
+export function forcedErrorResponse(status: number, message: string, code?: string): PlainResponse {
+  return { status, headers: JSON_HEADERS, body: errorBody(code ?? USUAL_CODES[status] ?? `error_${status}`, message, status) }
 }
 
 function withoutSegments({ segments: _segments, ...rule }: ForcedRule & { readonly segments: unknown }): ForcedRule {

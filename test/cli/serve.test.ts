@@ -130,3 +130,12 @@ it('refuses a bad fixture naming the file, the record and the field, and serves 
   expect(missing.code).toBe(2)
   expect(missing.stderr).toContain('no-such-fixture.json: no such file')
 })
+
+it('lets Prefer: code=NNN pick an answer, and --no-prefer turns that off', async () => {
+  const preferring = serve(['--port', '0'])
+  const ignoring = serve(['--port', '0', '--no-prefer'])
+  const headers = { authorization: 'Bearer any-key', prefer: 'code=503' }
+  const [on, off] = await Promise.all([waitForBaseUrl(preferring), waitForBaseUrl(ignoring)])
+  expectError(await createApiClient(on).call('/pets', { headers }), 503)
+  expect((await createApiClient(off).call('/pets', { headers })).status).toBe(200)
+})

@@ -6,6 +6,7 @@ import { failOnUnhandledRequests } from '../../src/msw/listen-options.js'
 import { createApiClient } from '../support/api-client.js'
 import { shippedPets } from '../support/fixtures.js'
 import { CONFORMANCE_CASES, CONFORMANCE_KEYS } from './cases.js'
+import { PREFER_CASES } from './prefer-cases.js'
 
 const pets = shippedPets('default')
 const fake = createFake({ pets, keys: CONFORMANCE_KEYS })
@@ -24,7 +25,7 @@ beforeAll(() => server.listen(failOnUnhandledRequests))
 afterAll(() => server.close())
 beforeEach(() => fake.reset())
 
-const table = CONFORMANCE_CASES.map((testCase) => [testCase.name, testCase] as const)
+const table = [...CONFORMANCE_CASES, ...PREFER_CASES].map((testCase) => [testCase.name, testCase] as const)
 
 for (const { baseUrl, basePath } of bases) {
   describe(`msw setupServer, Node's fetch intercepted, at ${baseUrl}`, () => {

@@ -186,3 +186,16 @@ it('leaves a host that differs from the base only where its dot is, unhandled, u
     server.close()
   }
 })
+
+it('lets Prefer pick an answer through msw, and ignores it with createFake({ prefer: false })', async () => {
+  const baseUrl = 'http://prefer.test/v1'
+  const server = setupServer(...createHandlers({ baseUrl, fake: createFake() }))
+  server.listen({ onUnhandledRequest: 'error' })
+  try {
+    expect((await fetch(`${baseUrl}/pets`, { headers: { ...AUTH, prefer: 'code=503' } })).status).toBe(503)
+    server.use(...createHandlers({ baseUrl, fake: createFake({ prefer: false }) }))
+    expect((await fetch(`${baseUrl}/pets`, { headers: { ...AUTH, prefer: 'code=503' } })).status).toBe(200)
+  } finally {
+    server.close()
+  }
+})
