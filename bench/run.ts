@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process'
 import { cpus } from 'node:os'
 import { measureMswOverhead } from './msw.js'
+import { measureRecordingOverhead } from './recording.js'
 import { measureResponsiveness } from './responsiveness.js'
 import { CLI } from './processes.js'
 import { compareStartup } from './startup.js'
@@ -87,6 +88,12 @@ for (const figure of await measureMswOverhead(QUICK ? { requests: 2_000, rounds:
   console.log(`| \`${figure.route}\` | ${rps(figure.requests)} | ${fixed(figure.fakeMs, 0)} ms | ${fixed(figure.constantMs, 0)} ms | **${fixed(figure.ratio)}** | ≤ 1.5 |`)
   verdict(`msw ${figure.route}: fake / constant ≤ 1.5`, fixed(figure.ratio, 3), figure.ratio <= 1.5)
 }
+
+console.log('\n## Recording a pact from msw traffic (createHandlers with recordPact against without)\n')
+const recording = await measureRecordingOverhead(QUICK ? 3_000 : 12_000, QUICK ? 3 : 7)
+console.log('| requests a round | plain | recording | recording / plain | target |\n|---:|---:|---:|---:|---:|')
+console.log(`| ${rps(recording.requests)} | ${fixed(recording.plainMs, 0)} ms | ${fixed(recording.recordingMs, 0)} ms | **${fixed(recording.ratio)}** | ≤ 1.1 |`)
+verdict('recording a pact / plain msw ≤ 1.1', fixed(recording.ratio, 3), recording.ratio <= 1.1)
 
 console.log('\n## Verdicts\n')
 for (const { target, measured, held } of verdicts) console.log(`- ${held ? 'PASS' : 'FAIL'} ${target}: ${measured}`)

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs'
-import { CONTROL_BASE, createControl } from '../core/control.js'
+import { CONTROL_BASE, createControl, type PactWritten } from '../core/control.js'
+import { createPactRecording, type PactRecording } from '../contracts/pact-recording.js'
+import { writePactFile } from '../node/pact-writer.js'
 import { API_BASE, createSite } from '../core/site.js'
 import { CONTROL_OPENAPI_FILE } from '../contracts/openapi-files.js'
 import { createFake } from '../fake.js'
@@ -49,6 +51,9 @@ Options:
   --store-idle-minutes <n>
                       under --isolate, drop a store unused this long  (default 30)
   --no-control        remove the control API (${CONTROL_BASE}) entirely
+  --record-pact <dir> --consumer <name>
+                      record the traffic as a Pact contract for that consumer,
+                      written into <dir> on shutdown and on POST /__control/pact
   --no-prefer         ignore Prefer: code=NNN on requests (by default it picks
                       that request's answer: an error status, or the success)
   --control-token <t> require this token in X-Control-Token on control
@@ -98,6 +103,8 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
     'store-idle-minutes': { type: 'string', default: '30' },
     'no-control': { type: 'boolean', default: false },
     'no-prefer': { type: 'boolean', default: false },
+    'record-pact': { type: 'string' },
+    consumer: { type: 'string' },
     'control-token': { type: 'string' },
     'control-cors': { type: 'string', multiple: true, default: [] },
     'allowed-host': { type: 'string', multiple: true, default: [] },
@@ -126,6 +133,11 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
   const storeIdleMs = wholeNumber('--store-idle-minutes', values['store-idle-minutes'], 1, 10_080) * 60_000
   const controlCors = values['control-cors'].map(parseOrigin)
   const hosts = createHostPolicy(values['allowed-host'].map((name) => name.trim()).filter((name) => name !== ''))
+  const pactDir = values['record-pact']
+  if ((pactDir === undefined) !== (values.consumer === undefined)) {
+    throw new CliError('--record-pact <dir> and --consumer <name> go together: the pact is for that consumer')
+  }
+  const recording = values.consumer === undefined ? undefined : recordingOf(values.consumer)
   const stateFile = values['state-file']
   if (stateFile !== undefined && values.isolate) {
     throw new CliError('--state-file cannot be used with --isolate: isolated stores are known by their keys, which are never written to disk')
@@ -175,10 +187,13 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
           intervalMs: stateInterval,
           onError: (error) => process.stderr.write(`animals-mock: could not write the state file: ${(error as Error).message}\n`),
         })
+  if (recording !== undefined) fake.observe(recording.record)
+  const writePact = recording === undefined || pactDir === undefined ? undefined : () => writePactFile(recording, pactDir)
   const control = values['no-control']
     ? undefined
     : createControl({
         fake,
+        ...(writePact === undefined ? {} : { writePact }),
         ...(controlToken === undefined ? {} : { token: controlToken }),
         document: readFileSync(CONTROL_OPENAPI_FILE, 'utf8'),
       })
@@ -211,6 +226,7 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
       void server
         .close()
         .then(() => writer?.stop())
+        .then(() => writeRecordedPact(writePact))
         .catch((error: unknown) => {
           process.stderr.write(`animals-mock: could not write the state file: ${(error as Error).message}\n`)
           process.exitCode = 1
@@ -236,6 +252,26 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
   await stopped
   logOut.flush()
   process.stdout.write(logFormat === 'json' ? jsonEvent('stopped', {}) : 'animals-mock stopped\n')
+}
+
+function recordingOf(consumer: string): PactRecording {
+  try {
+    return createPactRecording(consumer)
+  } catch (error) {
+    throw new CliError(`--consumer: ${(error as Error).message}`)
+  }
+}
+
+/** On shutdown: the recorded pact, and what was left out of it, on stderr. */
+async function writeRecordedPact(writePact: (() => Promise<PactWritten>) | undefined): Promise<void> {
+  if (writePact === undefined) return
+  try {
+    const { file, interactions, warnings } = await writePact()
+    process.stderr.write(`animals-mock: wrote ${interactions} interaction(s) to ${file}\n${warnings.map((line) => `animals-mock: not recorded: ${line}\n`).join('')}`)
+  } catch (error) {
+    process.stderr.write(`animals-mock: could not write the pact: ${(error as Error).message}\n`)
+    process.exitCode = 1
+  }
 }
 
 type Banner = {

@@ -42,7 +42,12 @@ export type ControlOptions = {
   readonly token?: string
   /** The control API's own OpenAPI document (YAML), served at `/__control/openapi.yaml`. */
   readonly document?: string
+  /** Writes the pact recorded so far (`serve --record-pact`); `POST /__control/pact` calls it. */
+  readonly writePact?: () => Promise<PactWritten>
 }
+
+/** What writing the recorded pact did: the file, its interactions, what was left out. */
+export type PactWritten = { readonly file: string; readonly interactions: number; readonly warnings: readonly string[] }
 
 /** The control API; requests arrive with paths below `/__control`. */
 export type Control = {
@@ -57,12 +62,23 @@ export type Control = {
  * Which store a control request acts on. Without isolation: the one store. Under isolation: the
  * store of the key in `Authorization`, or with no key every store (reset, journal, forced rules).
  */
-type Scope = { readonly fake: Fake; readonly controls: Controls; readonly store: StoreControls | undefined }
+type Scope = {
+  readonly fake: Fake
+  readonly controls: Controls
+  readonly store: StoreControls | undefined
+  readonly writePact?: (() => Promise<PactWritten>) | undefined
+}
 
 type Route = (request: PlainRequest, scope: Scope) => Promise<PlainResponse> | PlainResponse
 
 const ROUTES: Readonly<Record<string, Route>> = {
   'GET /': (_request, scope) => summary(scope),
+  'POST /pact': async (_request, scope) => {
+    if (scope.writePact === undefined) {
+      return toErrorResponse(apiError('route_not_found', 'No pact is being recorded: start the fake with --record-pact <dir> --consumer <name>.'))
+    }
+    return json(200, await scope.writePact())
+  },
   'POST /reset': (_request, scope) => {
     scope.controls.reset()
     return summary(scope)
@@ -138,18 +154,19 @@ export function createControl(options: ControlOptions): Control {
   }
 
   function scopeOf(request: PlainRequest): Result<Scope, ApiError> {
-    if (!fake.isolated) return ok({ fake, controls: fake, store: fake })
+    const { writePact } = options
+    if (!fake.isolated) return ok({ fake, controls: fake, store: fake, writePact })
     const label = new URLSearchParams(request.search).get('store')
     if (label !== null) {
       const store = fake.forLabel(label)
       if (store === undefined) return fail(apiError('invalid_parameter', `No store is labelled '${label}'; see ${CONTROL_BASE}/stores.`))
-      return ok({ fake, controls: store, store })
+      return ok({ fake, controls: store, store, writePact })
     }
-    if (request.headers.authorization === undefined) return ok({ fake, controls: fake, store: undefined })
+    if (request.headers.authorization === undefined) return ok({ fake, controls: fake, store: undefined, writePact })
     const auth = authenticate(request.headers.authorization, fake.keys)
     if (!auth.ok) return fail(auth.error)
     const store = fake.forKey(auth.value)
-    return ok({ fake, controls: store, store })
+    return ok({ fake, controls: store, store, writePact })
   }
 
   async function route(request: PlainRequest, scope: Scope): Promise<PlainResponse> {

@@ -127,7 +127,16 @@ export type Fake = StoreControls & {
   readonly latency: LatencySpec
   /** Sets latency for every API answer: `{ ms }` fixed, `{ minMs, maxMs }` random in range, `{}` none. */
   setLatency(latency: LatencySpec): void
+  /**
+   * Calls `listener` with every API exchange as it is answered (a pact recorder listens so);
+   * returns the call that stops it. Preflights are not exchanges.
+   */
+  observe(listener: ExchangeListener): () => void
 }
+
+/** One request to the API and its reply, with whether a test chose the reply (forced, Prefer). */
+export type ObservedExchange = { readonly request: PlainRequest; readonly reply: Reply; readonly forced: boolean }
+export type ExchangeListener = (exchange: ObservedExchange) => void
 
 /**
  * Creates a fake service from its options and environment.
@@ -155,6 +164,7 @@ export function createFakeService(options: FakeOptions, environment: FakeEnviron
   const journal = createJournal(options.journalSize)
   let latency = options.latency === undefined ? NO_LATENCY : orThrow(parseLatency(options.latency))
   const app = createApp({ keys, tenantFor: tenants.forToken, forced, prefer: options.prefer ?? true })
+  let listeners: readonly ExchangeListener[] = []
 
   function controlsOf(tenant: () => Tenant, resetIt: () => void): StoreControls {
     return {
@@ -232,7 +242,14 @@ export function createFakeService(options: FakeOptions, environment: FakeEnviron
         forced: exchange.forced,
         delayMs: reply.delayMs ?? 0,
       })
+      for (const listener of listeners) listener({ request, reply, forced: exchange.forced })
       return reply
+    },
+    observe(listener) {
+      listeners = [...listeners, listener]
+      return () => {
+        listeners = listeners.filter((other) => other !== listener)
+      }
     },
     reset: (pets?: readonly Pet[]) => tenants.reset(pets === undefined ? undefined : checkPets(pets)),
     forKey(key) {

@@ -1,7 +1,8 @@
 import { delay, http, HttpResponse, type HttpHandler } from 'msw'
 import { INTERNAL_ERROR } from '../core/errors.js'
 import { type Handler, isDropped, type PlainRequest, type Reply } from '../core/http.js'
-import { createFake } from '../fake.js'
+import { createFake, type Fake } from '../fake.js'
+import { type RecordPactOptions, recordingFor } from '../contracts/pact-recording.js'
 import { type ApiBase, resolveApiBase, toMatcher } from './base-url.js'
 
 /** Options of `createHandlers`. */
@@ -18,6 +19,11 @@ export type HandlersOptions = {
   readonly fake?: Handler
   /** Called with anything the fake throws: a bug, answered with 500. Defaults to `console.error`. */
   readonly onError?: (error: unknown) => void
+  /**
+   * Record the app's traffic as a Pact V4 contract for `consumer`, written into `dir` by
+   * `writePacts()` from `animals-mock/node` (call it in `afterAll`). Needs a fake from `createFake`.
+   */
+  readonly recordPact?: RecordPactOptions
 }
 
 /**
@@ -31,6 +37,10 @@ export type HandlersOptions = {
 export function createHandlers(options: HandlersOptions): HttpHandler[] {
   const base = resolveApiBase(options.baseUrl)
   const fake = options.fake ?? createFake()
+  if (options.recordPact !== undefined) {
+    if (!('observe' in fake)) throw new Error('recordPact needs a fake made by createFake()')
+    ;(fake as Fake).observe(recordingFor(options.recordPact).record)
+  }
   const onError = options.onError ?? ((error: unknown) => console.error(error))
   return [
     http.all(toMatcher(base), async ({ request }) => {
