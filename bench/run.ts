@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process'
 import { cpus } from 'node:os'
 import { measureMswOverhead } from './msw.js'
+import { measureProxyLatency } from './proxy.js'
 import { measureRecordingOverhead } from './recording.js'
 import { measureResponsiveness } from './responsiveness.js'
 import { CLI } from './processes.js'
@@ -94,6 +95,12 @@ const recording = await measureRecordingOverhead(QUICK ? 3_000 : 12_000, QUICK ?
 console.log('| requests a round | plain | recording | recording / plain | target |\n|---:|---:|---:|---:|---:|')
 console.log(`| ${rps(recording.requests)} | ${fixed(recording.plainMs, 0)} ms | ${fixed(recording.recordingMs, 0)} ms | **${fixed(recording.ratio)}** | ≤ 1.1 |`)
 verdict('recording a pact / plain msw ≤ 1.1', fixed(recording.ratio, 3), recording.ratio <= 1.1)
+
+console.log('\n## The proxy: GET /v1/pets/{id} to the fake directly and through animals-mock proxy, one at a time\n')
+const proxied = await measureProxyLatency(QUICK ? 500 : 2_000, QUICK ? 3 : 5)
+console.log('| requests each | direct p50 | through the proxy p50 | added p50 | target |\n|---:|---:|---:|---:|---:|')
+console.log(`| ${rps(proxied.requests)} | ${fixed(proxied.directP50Ms, 3)} ms | ${fixed(proxied.proxiedP50Ms, 3)} ms | **${fixed(proxied.addedP50Ms, 3)} ms** | ≤ 1 ms |`)
+verdict('the proxy adds at most 1 ms p50', `${fixed(proxied.addedP50Ms, 3)} ms`, proxied.addedP50Ms <= 1)
 
 console.log('\n## Verdicts\n')
 for (const { target, measured, held } of verdicts) console.log(`- ${held ? 'PASS' : 'FAIL'} ${target}: ${measured}`)

@@ -14,6 +14,7 @@ Commands:
   seed      generate realistic animals as a fixture (see: animals-mock seed --help)
   verify    replay the pacts against a deployment (see: animals-mock verify --help)
   parity    compare a deployment's answers with the fake's (see: animals-mock parity --help)
+  proxy     forward to a deployment, judging every answer (see: animals-mock proxy --help)
 
 Options:
   -h, --help      show this help
@@ -26,7 +27,7 @@ Examples:
   ANIMALS_MOCK_VERIFY_KEY=... animals-mock parity --base-url https://staging.example/v1
 `
 
-const COMMANDS = ['serve', 'seed', 'verify', 'parity', 'help', 'version']
+const COMMANDS = ['serve', 'seed', 'verify', 'parity', 'proxy', 'help', 'version']
 
 async function main(argv: readonly string[]): Promise<void> {
   const [command, ...rest] = argv
@@ -41,6 +42,9 @@ async function main(argv: readonly string[]): Promise<void> {
       return
     case 'parity':
       process.exitCode = await (await import('./cli/parity.js')).parity(rest, process.env)
+      return
+    case 'proxy':
+      process.exitCode = await (await import('./cli/proxy.js')).proxy(rest, process.env)
       return
     case undefined:
     case 'help':

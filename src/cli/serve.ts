@@ -8,12 +8,12 @@ import { createFake } from '../fake.js'
 import { DEFAULT_FIXTURE, FixtureError, loadFixture } from '../node/fixtures.js'
 import { describeKeys } from '../node/describe-keys.js'
 import { createPages, PAGE_PATHS } from '../node/pages.js'
-import { ListenError, startServer } from '../node/server.js'
 import { createIdReservation, createStateWriter, prepareStateFile, readStateFile, StateFileError } from '../node/state-file.js'
 import { createHostPolicy } from '../core/site-guard.js'
 import { isFakeInputError } from '../core/errors.js'
 import { CliError } from './cli-error.js'
 import { parseOptions } from './parse-options.js'
+import { listenOrSay, stopSignal } from './stop-signal.js'
 import { createBatchedWriter, createRequestLog, type LogFormat, useColour } from './request-log.js'
 
 /** The environment variable with accepted keys, comma-separated, added to any `--api-key`. */
@@ -210,32 +210,16 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
   const onExchange = values.quiet
     ? undefined
     : createRequestLog({ format: logFormat, colour: useColour(process.stdout.isTTY, env), write: logOut.write })
-  let server
-  try {
-    server = await startServer({ app: site, port, host: values.host, ...(onExchange === undefined ? {} : { onExchange }) })
-  } catch (error) {
-    if (error instanceof ListenError) throw new CliError(error.message)
-    throw error
-  }
-  // Ready means ready: a supervisor may stop the fake the moment it reads the first line, so the
-  // handlers for a graceful stop are in place before it is printed.
-  const stopped = new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
-      void server
-        .close()
-        .then(() => writer?.stop())
-        .then(() => writeRecordedPact(writePact))
-        .catch((error: unknown) => {
-          process.stderr.write(`animals-mock: could not write the state file: ${(error as Error).message}\n`)
-          process.exitCode = 1
-        })
-        .then(() => resolve())
-    }
-    process.on('SIGINT', stop)
-    process.on('SIGTERM', stop)
-  })
+  const server = await listenOrSay({ app: site, port, host: values.host, ...(onExchange === undefined ? {} : { onExchange }) })
+  // Ready means ready: the handlers for a graceful stop are in place before the first line.
+  const stopped = stopSignal()
+    .then(() => server.close())
+    .then(() => writer?.stop())
+    .then(() => writeRecordedPact(writePact))
+    .catch((error: unknown) => {
+      process.stderr.write(`animals-mock: could not write the state file: ${(error as Error).message}\n`)
+      process.exitCode = 1
+    })
   const banner = {
     url: `${server.url}${API_BASE}`,
     animals: fake.isolated ? pets.length : fake.store.size,

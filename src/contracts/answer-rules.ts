@@ -68,6 +68,7 @@ export function credentialOf(authorization: string | undefined): Credential {
 
 const REFUSED: ReadonlySet<Credential> = new Set(['none', 'empty-token', 'wrong-scheme', 'refused-key'])
 const SUCCESS_OF = { listPets: 'listOk', createPet: 'created', getPet: 'found' } as const
+const SUCCESS_STATUS = { listPets: 200, createPet: 201, getPet: 200 } as const
 const REMOVAL_DAY = Date.UTC(2030, 11, 5)
 const DAY_MS = 86_400_000
 
@@ -84,6 +85,10 @@ export function judgeAnswer(request: JudgedRequest, answer: ObservedAnswer): Vio
   const { status } = answer
   if (status >= 500) {
     violations.push({ aspect: 'status', reason: `a server error, which the spec does not answer to this request; ${cite(SUCCESS_OF[request.operation])}` })
+  }
+  const success = SUCCESS_STATUS[request.operation]
+  if (status >= 200 && status < 300 && status !== success && !REFUSED.has(request.credential)) {
+    violations.push({ aspect: 'status', reason: `${status} instead of ${success}; ${cite(SUCCESS_OF[request.operation])}` })
   }
   if (REFUSED.has(request.credential) && status !== 401 && status < 500) {
     violations.push({ aspect: 'status', reason: `${refusalOf(request.credential)} was answered ${status}; ${cite('unauthorized')}` })

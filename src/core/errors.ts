@@ -24,7 +24,9 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   headers_too_large: 431,
   internal_error: 500,
+  bad_gateway: 502,
   server_busy: 503,
+  gateway_timeout: 504,
   store_full: 507,
   rules_full: 507,
 } as const satisfies Record<string, number>

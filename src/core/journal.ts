@@ -215,21 +215,26 @@ function toEntry(entry: Stored, decoder: TextDecoder): JournalEntry {
     const secret = SECRET_HEADERS.has(name) || SECRET_HEADER_NAME.test(name)
     headers[name] = !secret ? value : AUTHORIZATION_HEADERS.has(name) ? redactCredential(value) : REDACTED
   }
-  const query = new URLSearchParams()
-  for (const [name, value] of new URLSearchParams(entry.search)) query.append(name, SECRET_PARAM.test(name) ? REDACTED : value)
   const shown: JournalEntry = {
     seq: entry.seq,
     time: new Date(entry.receivedAt).toISOString(),
     tenant: entry.tenant,
     method: entry.method,
     path: `${entry.basePath}${entry.path}`,
-    query: query.toString(),
+    query: redactQuery(entry.search),
     status: entry.status,
     forced: entry.forced,
     delayMs: entry.delayMs,
     headers,
   }
   return entry.body === undefined ? shown : { ...shown, body: decoder.decode(entry.body) }
+}
+
+/** A query string with the values of credential-like parameters (`api_key`, `token`...) redacted. */
+export function redactQuery(search: string): string {
+  const query = new URLSearchParams()
+  for (const [name, value] of new URLSearchParams(search)) query.append(name, SECRET_PARAM.test(name) ? REDACTED : value)
+  return query.toString()
 }
 
 /** Keeps an auth scheme such as `Bearer`, so a test can still see which kind of credential was sent. */

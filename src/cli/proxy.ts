@@ -1,0 +1,166 @@
+import { writeFile } from 'node:fs/promises'
+import type { ParseArgsConfig } from 'node:util'
+import { toJUnitXml } from '../contracts/junit-xml.js'
+import { describeFetchError } from '../contracts/fetch-errors.js'
+import { createHostPolicy } from '../core/site-guard.js'
+import { API_BASE, createSite } from '../core/site.js'
+import { createPages } from '../node/pages.js'
+import { createProxyPages, PROXY_PATHS } from '../node/proxy-pages.js'
+import { createAnimalRecording } from '../proxy/animal-recording.js'
+import { createProxyApi, type ForwardAnswer, type ForwardRequest } from '../proxy/proxy-api.js'
+import { createProxyJournal, type ProxyJournalEntry } from '../proxy/proxy-journal.js'
+import { CliError } from './cli-error.js'
+import { parseHttpUrl, parseTimeout } from './deployment-options.js'
+import { parseOptions } from './parse-options.js'
+import { listenOrSay, stopSignal } from './stop-signal.js'
+import { createBatchedWriter, createRequestLog, useColour } from './request-log.js'
+
+export const PROXY_HELP = `Usage: animals-mock proxy --target <url> [options]
+
+Forwards every /v1 request to the target (staging, say) unchanged, the client's own
+Authorization included, returns its answer unchanged, and judges each answer by the
+spec's rules (the ones parity uses): every violation is a VIOLATION line, a journal
+entry, a row on the dashboard, and a case of the report.
+
+Options:
+  --target <url>      the service's API base, with /v1 (required); nothing else is reached
+  --port <n>          port to listen on; 0 picks a free one          (default 4010)
+  --host <address>    address to bind                                (default 127.0.0.1)
+  --timeout <ms>      give up on the target after this long: 504     (default 10000)
+  --report <file>     on shutdown, every violation: JUnit XML when the name ends in
+                      .xml, JSON otherwise; repeatable
+  --fail-on-violation exit 1 at shutdown when any answer broke the spec
+  --record <file>     on shutdown, every animal seen in an answer (by id, latest wins)
+                      as a fixture: animals-mock serve --fixture <file> loads it
+  --allowed-host <name>
+                      answer requests whose Host is this name; repeatable
+  --log-format <f>    text or json lines                              (default text)
+  --quiet             print no request lines (violations are still printed)
+  -h, --help          show this help
+
+Examples:
+  animals-mock proxy --target https://staging.api.animals.example/v1
+  animals-mock proxy --target https://staging.example/v1 --port 0 --fail-on-violation \\
+    --report reports/proxy.xml --record qa-from-staging.json
+`
+
+const OPTIONS = {
+  target: { type: 'string' },
+  port: { type: 'string', default: '4010' },
+  host: { type: 'string', default: '127.0.0.1' },
+  timeout: { type: 'string' },
+  report: { type: 'string', multiple: true, default: [] },
+  'fail-on-violation': { type: 'boolean', default: false },
+  record: { type: 'string' },
+  'allowed-host': { type: 'string', multiple: true, default: [] },
+  'log-format': { type: 'string', default: 'text' },
+  quiet: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} satisfies ParseArgsConfig['options']
+
+/** Runs `animals-mock proxy`; resolves with the exit code once stopped by SIGINT or SIGTERM. */
+export async function proxy(args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const { values } = parseOptions('proxy', args, OPTIONS)
+  if (values.help) {
+    process.stdout.write(PROXY_HELP)
+    return 0
+  }
+  const target = parseHttpUrl('--target', values.target)
+  const timeoutMs = parseTimeout(values.timeout)
+  const port = /^[0-9]{1,5}$/.test(values.port) && Number(values.port) <= 65535 ? Number(values.port) : Number.NaN
+  if (Number.isNaN(port)) throw new CliError(`--port must be a number from 0 to 65535, not "${values.port}"`)
+  const format = values['log-format']
+  if (format !== 'text' && format !== 'json') throw new CliError(`--log-format must be text or json, not "${format}"`)
+
+  const journal = createProxyJournal()
+  const animals = values.record === undefined ? undefined : createAnimalRecording()
+  const out = createBatchedWriter((text) => process.stdout.write(text))
+  const api = createProxyApi({
+    target,
+    send: (request) => forward(target, request, timeoutMs),
+    onExchange(exchange) {
+      const entry = journal.add(exchange)
+      animals?.add(exchange)
+      for (const line of violationLines(entry, format)) out.write(line)
+    },
+  })
+  const pages = createPages({ control: 'off' })
+  for (const [path, page] of createProxyPages(journal, target)) pages.set(path, page)
+  const site = createSite({ api, pages, hosts: createHostPolicy(values['allowed-host']) })
+  const requestLog = values.quiet ? undefined : createRequestLog({ format, colour: useColour(process.stdout.isTTY, env), write: out.write })
+  const server = await listenOrSay({ app: site, port, host: values.host, ...(requestLog === undefined ? {} : { onExchange: requestLog }) })
+  const stopped = stopSignal()
+  process.stdout.write(
+    `animals-mock listening on ${server.url}${API_BASE}\n` +
+      `  proxy to: ${target} (every answer judged by the spec's rules)\n` +
+      `  dashboard: ${server.url}${PROXY_PATHS.dashboard}\n` +
+      `  violations: ${server.url}${PROXY_PATHS.violations}\n`,
+  )
+  await stopped
+  await server.close()
+  out.flush()
+  let failed = false
+  for (const file of values.report) failed = !(await writeOrSay(file, reportText(file, target, journal.exchanges, journal.violating()))) || failed
+  if (animals !== undefined && values.record !== undefined) {
+    const { text, animals: count, skipped } = animals.fixture()
+    for (const line of skipped) process.stderr.write(`animals-mock: not recorded, not a valid animal: ${line}\n`)
+    if (await writeOrSay(values.record, text)) process.stderr.write(`animals-mock: recorded ${count} animals to ${values.record}\n`)
+    else failed = true
+  }
+  process.stdout.write(`animals-mock stopped: ${journal.exchanges} exchanges, ${journal.violations} violations of the spec\n`)
+  if (failed) return 2
+  return values['fail-on-violation'] && journal.violations > 0 ? 1 : 0
+}
+
+/** Sends one request on with node's fetch: no redirect followed, no retry, a deadline. */
+async function forward(target: string, request: ForwardRequest, timeoutMs: number): Promise<ForwardAnswer> {
+  const url = `${target}${request.path}${request.search === '' ? '' : `?${request.search}`}`
+  try {
+    const response = await fetch(url, {
+      method: request.method,
+      // Identity: an answer judged and passed on must be the bytes the target sent.
+      headers: { ...request.headers, 'accept-encoding': 'identity' },
+      ...(request.body === undefined || request.method === 'GET' || request.method === 'HEAD' ? {} : { body: new Uint8Array(request.body) as Uint8Array<ArrayBuffer> }),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    })
+    const headers: Record<string, string> = {}
+    for (const [name, value] of response.headers) headers[name] = value
+    return { kind: 'answer', status: response.status, headers, body: await response.text() }
+  } catch (error) {
+    if ((error as { name?: unknown } | null)?.name === 'TimeoutError') return { kind: 'timeout' }
+    return { kind: 'unreachable', reason: describeFetchError(error, timeoutMs) }
+  }
+}
+
+function violationLines(entry: ProxyJournalEntry, format: 'text' | 'json'): string[] {
+  const where = `${entry.method} ${entry.path}${entry.query === '' ? '' : `?${entry.query}`}`
+  return entry.violations.map((violation) =>
+    format === 'json'
+      ? `${JSON.stringify({ time: entry.time, event: 'violation', seq: entry.seq, method: entry.method, path: entry.path, query: entry.query, status: entry.status, aspect: violation.aspect, reason: violation.reason })}\n`
+      : `VIOLATION ${where} ${entry.status ?? '-'} ${violation.aspect}: ${violation.reason}\n`,
+  )
+}
+
+function reportText(file: string, target: string, exchanges: number, entries: readonly ProxyJournalEntry[]): string {
+  const violations = entries.flatMap((entry) => entry.violations.map((violation) => ({ ...entry, violations: undefined, ...violation })))
+  if (!file.endsWith('.xml')) {
+    return `${JSON.stringify({ target, exchanges, violations: violations.length, passed: violations.length === 0, entries: violations.map(({ violations: _, ...rest }) => rest) }, null, 2)}\n`
+  }
+  const cases = violations.map((violation) => ({
+    name: `${violation.method} ${violation.path}${violation.query === '' ? '' : `?${violation.query}`} #${violation.seq}: ${violation.aspect}`,
+    classname: 'animals-mock proxy',
+    failure: { message: violation.reason, type: 'violation', details: `${violation.status ?? '-'} at ${violation.time}` },
+  }))
+  return toJUnitXml('animals-mock proxy', [{ name: target, cases: cases.length > 0 ? cases : [{ name: `${exchanges} exchanges, no violation`, classname: 'animals-mock proxy' }] }])
+}
+
+async function writeOrSay(file: string, text: string): Promise<boolean> {
+  try {
+    await writeFile(file, text)
+    return true
+  } catch (error) {
+    process.stderr.write(`animals-mock: cannot write ${file}: ${(error as Error).message}\n`)
+    return false
+  }
+}

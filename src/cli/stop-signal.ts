@@ -1,0 +1,28 @@
+import { CliError } from './cli-error.js'
+import { ListenError, type RunningServer, type ServerOptions, startServer } from '../node/server.js'
+
+/**
+ * Resolves on the first SIGINT or SIGTERM, then stops listening for both. Install it before the
+ * ready line is printed: a supervisor may stop the process the moment it reads that line.
+ */
+export function stopSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      resolve()
+    }
+    process.on('SIGINT', stop)
+    process.on('SIGTERM', stop)
+  })
+}
+
+/** `startServer` for a command: a port that cannot be had is one line and exit code 2. */
+export async function listenOrSay(options: ServerOptions): Promise<RunningServer> {
+  try {
+    return await startServer(options)
+  } catch (error) {
+    if (error instanceof ListenError) throw new CliError(error.message)
+    throw error
+  }
+}

@@ -1,0 +1,73 @@
+import type { Violation } from '../contracts/answer-rules.js'
+import { createScrubber } from '../contracts/scrub.js'
+import { redactQuery } from '../core/journal.js'
+import type { ProxiedExchange } from './proxy-api.js'
+
+/** One exchange through the proxy as shown: no header, credential-like query values redacted. */
+export type ProxyJournalEntry = {
+  readonly seq: number
+  readonly time: string
+  readonly method: string
+  /** With the base, e.g. `/v1/pets`. */
+  readonly path: string
+  readonly query: string
+  /** `null` when the target gave no answer. */
+  readonly status: number | null
+  readonly durationMs: number
+  readonly violations: readonly Violation[]
+}
+
+/** The last exchanges, every violation counted, for the log, the dashboard and the report. */
+export type ProxyJournal = {
+  add(exchange: ProxiedExchange): ProxyJournalEntry
+  entries(): readonly ProxyJournalEntry[]
+  /** Entries with a violation, oldest first, at most the capacity. */
+  violating(): readonly ProxyJournalEntry[]
+  readonly exchanges: number
+  readonly violations: number
+}
+
+/** Keeps `capacity` exchanges and as many with violations; counts never drop. */
+export function createProxyJournal(capacity = 1000, now: () => number = Date.now): ProxyJournal {
+  const recent: ProxyJournalEntry[] = []
+  const violating: ProxyJournalEntry[] = []
+  let seq = 0
+  let violations = 0
+  return {
+    add(exchange) {
+      // A violation's reason may quote the answer; a service that echoes the key must not leak it.
+      const token = /^\s*\S+\s+(\S+)/.exec(exchange.request.headers.authorization ?? '')?.[1]
+      const scrub = createScrubber([token])
+      seq += 1
+      const entry: ProxyJournalEntry = {
+        seq,
+        time: new Date(now()).toISOString(),
+        method: exchange.request.method,
+        path: `${exchange.request.basePath}${exchange.request.path}`,
+        query: redactQuery(exchange.request.search),
+        status: exchange.status,
+        durationMs: Math.round(exchange.durationMs * 10) / 10,
+        violations: exchange.violations.map((violation) => ({ aspect: violation.aspect, reason: scrub(violation.reason) })),
+      }
+      push(recent, entry, capacity)
+      if (entry.violations.length > 0) {
+        violations += entry.violations.length
+        push(violating, entry, capacity)
+      }
+      return entry
+    },
+    entries: () => [...recent],
+    violating: () => [...violating],
+    get exchanges() {
+      return seq
+    },
+    get violations() {
+      return violations
+    },
+  }
+}
+
+function push(list: ProxyJournalEntry[], entry: ProxyJournalEntry, capacity: number): void {
+  list.push(entry)
+  if (list.length > capacity) list.shift()
+}
