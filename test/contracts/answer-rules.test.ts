@@ -1,9 +1,12 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { expect, it } from 'vitest'
 import { credentialOf, type JudgedRequest, judgeAnswer, operationOf } from '../../src/contracts/answer-rules.js'
 import { SPEC } from '../../src/contracts/spec-citations.js'
 
-const SPEC_TEXT = readFileSync(new URL('../../../shared/spec/000_3a140a255a969e5b.txt', import.meta.url), 'utf8')
+// The spec as the team received it, kept beside the contract so any clone can check the quotes.
+const SPEC_TEXT = readFileSync(new URL('../../contracts/spec/animals-service.txt', import.meta.url), 'utf8')
+// Where the team's shared copy sits beside the repository (not in every clone): the kept copy must be it.
+const SHARED_SPEC = new URL('../../../shared/spec/000_3a140a255a969e5b.txt', import.meta.url)
 
 const list = (query: string, credential: JudgedRequest['credential'] = 'key'): JudgedRequest => ({ operation: 'listPets', method: 'GET', path: '/pets', query, credential })
 const create = (body: string, credential: JudgedRequest['credential'] = 'key'): JudgedRequest => ({ operation: 'createPet', method: 'POST', path: '/pets', query: '', credential, body })
@@ -11,6 +14,10 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 const pets = (count: number, extra: Record<string, unknown> = {}) => Array.from({ length: count }, (_, index) => ({ id: index + 1, name: `n${index}`, categoryId: 1, ...extra }))
 const refusal = (status: number) => json(status, { code: 'bad', message: 'no', status })
 const aspects = (request: JudgedRequest, answer: ReturnType<typeof json>) => judgeAnswer(request, answer).map((each) => each.aspect)
+
+it.skipIf(!existsSync(SHARED_SPEC))('keeps contracts/spec/animals-service.txt identical to the shared spec', () => {
+  expect(SPEC_TEXT).toBe(readFileSync(SHARED_SPEC, 'utf8'))
+})
 
 it('quotes every sentence it cites word for word from the spec (a table row as its cells joined by " | ")', () => {
   const rows = SPEC_TEXT.split('\n').map((line) => (line.trim().startsWith('|') ? line.trim().slice(1, -1).split('|').map((cell) => cell.trim()).join(' | ') : line))
