@@ -74,7 +74,8 @@ async function withLock<T>(lock: string, work: () => Promise<T>): Promise<T> {
       await mkdir(lock)
       break
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || Date.now() > deadline) throw error
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      if (Date.now() > deadline) throw new Error(`${lock} has been held for 10 s; if no test run is writing, a killed one left it: remove it`)
       await new Promise((resolve) => setTimeout(resolve, 20))
     }
   }
