@@ -20,7 +20,8 @@ beforeAll(() => {
   expect(execFileSync(node24, ['--version'], { encoding: 'utf8' }).trim()).toBe('v24.21.0')
 })
 afterAll(() => {
-  for (const child of running) child.kill('SIGKILL')
+  // npx runs the bin through a shell: the server is a grandchild, so the whole group goes.
+  for (const child of running) if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL')
 })
 
 /** The vitest recipe of the README, exactly as written there. */
@@ -55,6 +56,7 @@ async function serveFromPackage(node: string, cwd: string, args: readonly string
     cwd,
     env: { ...process.env, PATH: `${dirname(node)}:${process.env.PATH ?? ''}` },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   })
   running.push(child)
   let stdout = ''
