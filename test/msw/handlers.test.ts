@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { setupServer } from 'msw/node'
 import { getResponse } from 'msw'
 import { afterEach, expect, it, vi } from 'vitest'
@@ -5,6 +8,7 @@ import type { Handler, PlainRequest, Reply } from '../../src/core/http.js'
 import { DEFAULT_PETS, createFake } from '../../src/fake.js'
 import { BaseUrlError } from '../../src/msw/base-url.js'
 import { createHandlers } from '../../src/msw/handlers.js'
+import { writePacts } from '../../src/node/pact-writer.js'
 
 const AUTH = { authorization: 'Bearer test-key-1' }
 
@@ -154,10 +158,40 @@ it('answers 500 with the Error body and reports the error when the fake throws',
   expect(reported).toEqual([failure])
 })
 
+/** What createHandlers throws for `baseUrl`, as a user reads it. */
+function refusalOf(baseUrl: string): { name: string; message: string; isBaseUrlError: boolean } {
+  try {
+    createHandlers({ baseUrl })
+  } catch (error) {
+    return { name: (error as Error).name, message: (error as Error).message, isBaseUrlError: error instanceof BaseUrlError }
+  }
+  throw new Error(`${baseUrl} was accepted`)
+}
+
 it('refuses a relative base where there is no page origin, saying to pass an absolute URL', () => {
-  expect(() => createHandlers({ baseUrl: '/v1' })).toThrow(BaseUrlError)
-  expect(() => createHandlers({ baseUrl: '/v1' })).toThrow(/absolute URL/)
-  expect(() => createHandlers({ baseUrl: 'ftp://animals.test/v1' })).toThrow(BaseUrlError)
+  expect(refusalOf('/v1')).toEqual({
+    name: 'BaseUrlError',
+    isBaseUrlError: true,
+    message: 'baseUrl "/v1" is relative, and there is no page origin to resolve it against here: outside a browser pass an absolute URL such as "http://localhost/v1", and call that URL.',
+  })
+  expect(refusalOf('ftp://animals.test/v1')).toEqual({ name: 'BaseUrlError', isBaseUrlError: true, message: 'baseUrl "ftp://animals.test/v1" must be an http(s) URL.' })
+  expect(refusalOf('http://')).toEqual({ name: 'BaseUrlError', isBaseUrlError: true, message: 'baseUrl "http://" is not a URL: pass "https://api.example.com/v1" or "/v1".' })
+})
+
+it('calls a base that is no URL even against a page origin "not a URL", not relative', () => {
+  vi.stubGlobal('location', new URL('http://localhost:5173/'))
+  // Protocol-relative with a broken host: it starts with "/", yet a page origin is there.
+  expect(refusalOf('//[broken/v1').message).toBe('baseUrl "//[broken/v1" is not a URL: pass "https://api.example.com/v1" or "/v1".')
+})
+
+it('reports a failure of the fake with console.error when no onError is given', async () => {
+  const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+  const failure = new Error('a bug in the fake')
+  const handlers = createHandlers({ baseUrl: 'http://animals.test/v1', fake: { handle: () => { throw failure } } })
+  const response = await getResponse(handlers, new Request('http://animals.test/v1/pets'))
+  expect(response?.status).toBe(500)
+  expect(errors).toHaveBeenCalledWith(failure)
+  errors.mockRestore()
 })
 
 it('resolves a relative base against the page origin, as in a browser', async () => {
@@ -198,4 +232,17 @@ it('lets Prefer pick an answer through msw, and ignores it with createFake({ pre
   } finally {
     server.close()
   }
+})
+
+it('records a pact with recordPact, and refuses it over a stand-in that cannot be observed', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'msw-record-'))
+  const baseUrl = 'http://record.test/v1'
+  const handlers = createHandlers({ baseUrl, fake: createFake(), recordPact: { consumer: 'msw-app', dir } })
+  expect((await getResponse(handlers, new Request(`${baseUrl}/pets/999999`, { headers: AUTH })))?.status).toBe(404)
+  const [written] = await writePacts({ warn: () => undefined })
+  expect(written).toMatchObject({ file: join(dir, 'msw-app-animals-service.json'), interactions: 1, warnings: [] })
+  expect(readFileSync(join(dir, 'msw-app-animals-service.json'), 'utf8')).toContain('a request to get an animal that does not exist')
+  expect(() => createHandlers({ baseUrl, fake: recording().handler, recordPact: { consumer: 'msw-app', dir } })).toThrow(
+    'recordPact needs a fake made by createFake()',
+  )
 })
