@@ -90,11 +90,12 @@ export async function proxy(args: readonly string[], env: NodeJS.ProcessEnv): Pr
   const requestLog = values.quiet ? undefined : createRequestLog({ format, colour: useColour(process.stdout.isTTY, env), write: out.write })
   const server = await listenOrSay({ app: site, port, host: values.host, ...(requestLog === undefined ? {} : { onExchange: requestLog }) })
   const stopped = stopSignal()
+  const banner = { url: `${server.url}${API_BASE}`, target, dashboard: `${server.url}${PROXY_PATHS.dashboard}`, violations: `${server.url}${PROXY_PATHS.violations}` }
+  // Under --log-format json stdout is JSON Lines only, as for serve: the banner is an object too.
   process.stdout.write(
-    `animals-mock listening on ${server.url}${API_BASE}\n` +
-      `  proxy to: ${target} (every answer judged by the spec's rules)\n` +
-      `  dashboard: ${server.url}${PROXY_PATHS.dashboard}\n` +
-      `  violations: ${server.url}${PROXY_PATHS.violations}\n`,
+    format === 'json'
+      ? `${JSON.stringify({ time: new Date().toISOString(), event: 'listening', ...banner })}\n`
+      : `animals-mock listening on ${banner.url}\n  proxy to: ${target} (every answer judged by the spec's rules)\n  dashboard: ${banner.dashboard}\n  violations: ${banner.violations}\n`,
   )
   await stopped
   await server.close()
@@ -107,7 +108,12 @@ export async function proxy(args: readonly string[], env: NodeJS.ProcessEnv): Pr
     if (await writeOrSay(values.record, text)) process.stderr.write(`animals-mock: recorded ${count} animals to ${values.record}\n`)
     else failed = true
   }
-  process.stdout.write(`animals-mock stopped: ${journal.exchanges} exchanges, ${journal.violations} violations of the spec\n`)
+  const summary = { exchanges: journal.exchanges, violations: journal.violations }
+  process.stdout.write(
+    format === 'json'
+      ? `${JSON.stringify({ time: new Date().toISOString(), event: 'stopped', ...summary })}\n`
+      : `animals-mock stopped: ${summary.exchanges} exchanges, ${summary.violations} violations of the spec\n`,
+  )
   if (failed) return 2
   return values['fail-on-violation'] && journal.violations > 0 ? 1 : 0
 }
