@@ -32,10 +32,8 @@ function describeParseError(command: string, error: unknown, names: readonly str
     const typed = /'([^']*)'/.exec(message)?.[1] ?? ''
     return `unexpected argument "${typed}": options start with -- ${help}`
   }
-  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-    return `${message.replace(/\.$/, '')} ${help}`
-  }
-  return `${message} ${help}`
+  // Node's message for `--port --x` spans three lines; a refusal is one.
+  return `${message.split('\n').join(' ').replace(/\.$/, '')} ${help}`
 }
 
 /** The name closest to `typed` by edit distance, when it is close enough to be a slip of the keys. */

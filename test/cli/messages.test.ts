@@ -3,7 +3,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { nearestName } from '../../src/cli/parse-options.js'
+import { nearestName, parseOptions } from '../../src/cli/parse-options.js'
 import { runCli } from '../support/cli.js'
 
 /** One line on stderr, exit code 2, no stack trace: what every refusal of the CLI looks like. */
@@ -78,4 +78,36 @@ it('finds slips of the keys, not distant words', () => {
   expect(nearestName('isolated', names)).toBe('isolate')
   expect(nearestName('banana', names)).toBeUndefined()
   expect(nearestName('x', names)).toBeUndefined()
+  // Two swapped pairs are two edits with transpositions counted as one, four without.
+  expect(nearestName('ifxtuer', names)).toBe('fixture')
+  // Exactly at the allowance: 2 edits for a short name, a third of a long one.
+  expect(nearestName('pxrx', names)).toBe('port')
+  expect(nearestName('pxrxx', names)).toBeUndefined()
+  expect(nearestName('controltkn', ['control-token', 'port'])).toBe('control-token')
+  expect(nearestName('controlxyzw', ['control-token', 'port'])).toBeUndefined()
+})
+
+// In process, for the cases a spawned CLI reaches too slowly to try each: the refusal's exact line.
+const SERVE_OPTIONS = { port: { type: 'string' }, quiet: { type: 'boolean' } } as const
+function refusalOf(args: string[]): string {
+  try {
+    parseOptions('serve', args, SERVE_OPTIONS)
+  } catch (error) {
+    return (error as Error).message
+  }
+  throw new Error(`accepted ${JSON.stringify(args)}`)
+}
+
+it('names the option as typed, leading dashes and all, before matching it', () => {
+  expect(refusalOf(['--pxrx', '1'])).toBe('unknown option --pxrx; did you mean --port? (animals-mock serve --help lists every option)')
+  expect(refusalOf(['-x'])).toBe('unknown option -x (animals-mock serve --help lists every option)')
+  expect(refusalOf(['--prot=1'])).toBe('unknown option --prot; did you mean --port? (animals-mock serve --help lists every option)')
+})
+
+it('puts every refusal of a value on one line', () => {
+  expect(refusalOf(['--port', '--quiet'])).toBe(
+    "Option '--port' argument is ambiguous. Did you forget to specify the option argument for '--port'? To specify an option argument starting with a dash use '--port=-XYZ' (animals-mock serve --help lists every option)",
+  )
+  expect(refusalOf(['--quiet=yes'])).toBe("Option '--quiet' does not take an argument (animals-mock serve --help lists every option)")
+  expect(refusalOf(['--port'])).toBe("Option '--port <value>' argument missing (animals-mock serve --help lists every option)")
 })

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { strykerChild } from './stryker-bridge.js'
 
 /** The built CLI, as `npm start` and the `animals-mock` bin run it; `npm test` builds it first. */
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url))
@@ -16,7 +17,9 @@ export type CliProcess = {
 /** Spawns `node dist/cli.js ...args` with an environment free of the caller's animals-mock settings. */
 export function spawnCli(args: readonly string[], env: Record<string, string> = {}): CliProcess {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('ANIMALS_MOCK_')))
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const stryker = strykerChild({ ...clean, ...env })
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...clean, ...env, ...stryker.env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  child.on('exit', () => stryker.exited())
   let stdout = ''
   let stderr = ''
   child.stdout?.setEncoding('utf8').on('data', (text: string) => (stdout += text))

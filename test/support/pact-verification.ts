@@ -7,6 +7,7 @@ import { API_BASE, createSite } from '../../src/core/site.js'
 import { createFake, type Fake } from '../../src/fake.js'
 import { createPages } from '../../src/node/pages.js'
 import { startServer } from '../../src/node/server.js'
+import { strykerChild } from './stryker-bridge.js'
 
 /** The key the verified fakes accept; the pacts carry a placeholder in its place. */
 export const PROVIDER_KEY = 'provider-key-5f1c2a'
@@ -64,8 +65,9 @@ const VERIFY_MODULE = new URL('../../dist/contracts/verify-provider.js', import.
  */
 export async function verifyAgainst(baseUrl: string): Promise<VerificationReport> {
   const options: VerifyProviderOptions = { providerBaseUrl: baseUrl, apiKey: PROVIDER_KEY, marker: RUN_MARKER }
+  const stryker = strykerChild()
   const child = spawn(process.execPath, ['--input-type=module', '-e', CHILD], {
-    env: { ...process.env, PACT_DO_NOT_TRACK: 'true', VERIFY_MODULE, VERIFY_OPTIONS: JSON.stringify(options) },
+    env: { ...process.env, PACT_DO_NOT_TRACK: 'true', VERIFY_MODULE, VERIFY_OPTIONS: JSON.stringify(options), ...stryker.env },
     stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
   })
   const [stdout, stderr, report] = await Promise.all([
@@ -74,6 +76,7 @@ export async function verifyAgainst(baseUrl: string): Promise<VerificationReport
     collect(child.stdio[3] as Readable),
     new Promise((resolve) => child.on('close', resolve)),
   ])
+  stryker.exited()
   if (report === '') throw new Error(`the verification did not finish:\n${stderr}\n${stdout}`)
   return JSON.parse(report) as VerificationReport
 }
