@@ -72,3 +72,23 @@ it('answers list queries the same however many distinct ones came before', () =>
   expect(list('limit=0').status).toBe(400)
   expect(list('limit=0').status).toBe(400)
 })
+
+it('signals the deprecation on GET and HEAD of /pets/{petId} only: another method there is a 405 without it', () => {
+  const fake = createFake()
+  const auth = { authorization: 'Bearer k' }
+  for (const method of ['GET', 'HEAD']) expect(respond(fake, request({ method, path: '/pets/1', headers: auth })).headers).toHaveProperty('deprecation')
+  for (const method of ['PUT', 'DELETE', 'PATCH']) {
+    const refused = respond(fake, request({ method, path: '/pets/1', headers: auth }))
+    expect(refused.status).toBe(405)
+    for (const name of ['deprecation', 'sunset', 'link']) expect(refused.headers, `${method} ${name}`).not.toHaveProperty(name)
+  }
+})
+
+it('names the path it has no operation for, and the methods a path allows', () => {
+  const fake = createFake()
+  const auth = { authorization: 'Bearer k' }
+  const unknown = respond(fake, request({ path: '/animals', headers: auth }))
+  expect(JSON.parse(unknown.body ?? '')).toEqual({ code: 'route_not_found', message: 'No operation at /v1/animals.', status: 404 })
+  const refused = respond(fake, request({ method: 'PUT', path: '/pets', headers: auth }))
+  expect(JSON.parse(refused.body ?? '')).toEqual({ code: 'method_not_allowed', message: 'PUT is not allowed here; use GET, HEAD, POST, OPTIONS.', status: 405 })
+})

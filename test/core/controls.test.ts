@@ -179,3 +179,25 @@ it('names isolated stores by label for the controls, never by key', async () => 
   expect(fake.forLabel('tenant-9')).toBeUndefined()
   expect(fake.forLabel('tenant-1')?.store.counts()).toEqual({ available: 1, pending: 0, sold: 1, none: 1 })
 })
+
+it('marks forced in the journal exactly the answers a rule or Prefer chose, not the API\'s own refusals', () => {
+  const fake = createTestFake({ pets })
+  respond(fake, plainRequest({ headers: {} }))
+  fake.force({ path: '/v1/pets/*', drop: true, times: 1 })
+  fake.handle(plainRequest({ path: '/pets/1', headers: key('k') }))
+  fake.force({ delayMs: 5, times: 1 })
+  respond(fake, list())
+  respond(fake, list())
+  respond(fake, plainRequest({ headers: { ...key('k'), prefer: 'code=500' } }))
+  expect(fake.journal().map((entry) => [entry.status, entry.forced])).toEqual([
+    [401, false],
+    [null, true],
+    [200, true],
+    [200, false],
+    [500, true],
+  ])
+  const crowded = createTestFake({ pets, isolate: true, maxTenants: 1 })
+  respond(crowded, list('first'))
+  expect(respond(crowded, list('second')).status).toBe(507)
+  expect(crowded.journal().map((entry) => [entry.status, entry.forced])).toEqual([[200, false], [507, false]])
+})

@@ -44,3 +44,25 @@ it('ignores Prefer when created with prefer: false (serve --no-prefer)', () => {
   expect(respond(fake, plainRequest({ path: '/pets/7', headers: { ...KEY, prefer: 'code=200' } })).status).toBe(404)
   expect(fake.journal().map((entry) => entry.forced)).toEqual([false, false])
 })
+
+it('says why a success cannot be given: the real answer\'s status and message', () => {
+  const fake = createTestFake({ pets: PETS })
+  const message = (request: Parameters<typeof plainRequest>[0]) => {
+    const answer = respond(fake, plainRequest(request))
+    expect(answer.status).toBe(400)
+    return (JSON.parse(answer.body ?? '') as { message: string }).message
+  }
+  expect(message({ path: '/pets/7', headers: { ...KEY, prefer: 'code=200' } })).toBe(
+    'Prefer: code=200 cannot be given: this request is answered 404 (No animal has id 7.); the fake does not invent a 200.',
+  )
+  expect(message({ method: 'POST', headers: { ...KEY, prefer: 'code=201', 'content-type': 'application/json' }, body: new TextEncoder().encode('{}') })).toMatch(
+    /answered 400 \(.*name.*\)/,
+  )
+})
+
+it('applies Prefer to the spec\'s three operations only: another method is refused as usual', () => {
+  const fake = createTestFake({ pets: PETS })
+  for (const [method, path] of [['PUT', '/pets'], ['DELETE', '/pets'], ['DELETE', '/pets/1']] as const) {
+    expect(respond(fake, plainRequest({ method, path, headers: { ...KEY, prefer: 'code=400' } })).status, `${method} ${path}`).toBe(405)
+  }
+})

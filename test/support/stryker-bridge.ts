@@ -19,12 +19,38 @@ type StrykerNamespace = {
 
 const stryker = (globalThis as { __stryker__?: StrykerNamespace }).__stryker__
 const PRELOAD = fileURLToPath(new URL('./stryker-child.mjs', import.meta.url))
-const livingChildrenTests = new Set<Set<string>>()
+
+/** A spawned child under the first run: where it writes what it reaches, and the tests it lived through. */
+type Child = { readonly folder: string; readonly tests: Set<string>; readonly counted: Set<string> }
+const children = new Set<Child>()
 
 /** Credits the test about to run with what the living children will reach; stryker-setup.ts calls it before each test. */
 export function creditLivingChildren(): void {
   const test = stryker?.currentTestId
-  if (test !== undefined) for (const tests of livingChildrenTests) tests.add(test)
+  if (test !== undefined) for (const child of children) child.tests.add(test)
+}
+
+/**
+ * Adds what the children reached so far to the coverage Stryker collects. stryker-setup.ts calls
+ * it after each test file, before Stryker's own hook takes the file's coverage: a server a test
+ * file ends with SIGKILL in its afterAll has not even reported its exit by then.
+ */
+export function collectChildren(): void {
+  for (const child of children) collect(child)
+}
+
+function collect(child: Child): void {
+  if (stryker === undefined) return
+  const coverage = (stryker.mutantCoverage ??= { static: {}, perTest: {} })
+  const targets = child.tests.size === 0 ? [coverage.static] : [...child.tests].map((test) => (coverage.perTest[test] ??= {}))
+  // One file per process (grandchildren too), a line per mutant it reached.
+  for (const file of readdirSync(child.folder)) {
+    for (const mutant of readFileSync(join(child.folder, file), 'utf8').split('\n')) {
+      if (mutant === '' || child.counted.has(`${file}:${mutant}`)) continue
+      child.counted.add(`${file}:${mutant}`)
+      for (const target of targets) target[mutant] = (target[mutant] ?? 0) + 1
+    }
+  }
 }
 
 /** What a spawn under Stryker adds: the environment for the child, and what to do once it exits. */
@@ -36,21 +62,19 @@ const NOTHING: StrykerChild = { env: {}, exited() {} }
 export function strykerChild(baseEnv: NodeJS.ProcessEnv = process.env): StrykerChild {
   if (stryker === undefined) return NOTHING
   if (stryker.activeMutant !== undefined) return { env: { __STRYKER_ACTIVE_MUTANT__: String(stryker.activeMutant) }, exited() {} }
-  const folder = mkdtempSync(join(tmpdir(), 'stryker-child-'))
-  const tests = new Set<string>(stryker.currentTestId === undefined ? [] : [stryker.currentTestId])
-  livingChildrenTests.add(tests)
+  const child: Child = {
+    folder: mkdtempSync(join(tmpdir(), 'stryker-child-')),
+    tests: new Set(stryker.currentTestId === undefined ? [] : [stryker.currentTestId]),
+    counted: new Set(),
+  }
+  children.add(child)
   const nodeOptions = `${baseEnv.NODE_OPTIONS ?? ''} --import=${PRELOAD}`.trim()
   return {
-    env: { NODE_OPTIONS: nodeOptions, STRYKER_CHILD_COVERAGE_DIR: folder },
+    env: { NODE_OPTIONS: nodeOptions, STRYKER_CHILD_COVERAGE_DIR: child.folder },
     exited() {
-      livingChildrenTests.delete(tests)
-      const coverage = (stryker.mutantCoverage ??= { static: {}, perTest: {} })
-      const targets = tests.size === 0 ? [coverage.static] : [...tests].map((test) => (coverage.perTest[test] ??= {}))
-      for (const file of readdirSync(folder)) {
-        const reached = JSON.parse(readFileSync(join(folder, file), 'utf8')) as Reached
-        for (const target of targets) for (const [mutant, hits] of Object.entries(reached)) target[mutant] = (target[mutant] ?? 0) + hits
-      }
-      rmSync(folder, { recursive: true, force: true })
+      collect(child)
+      children.delete(child)
+      rmSync(child.folder, { recursive: true, force: true })
     },
   }
 }
