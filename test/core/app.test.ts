@@ -92,3 +92,51 @@ it('names the path it has no operation for, and the methods a path allows', () =
   const refused = respond(fake, request({ method: 'PUT', path: '/pets', headers: auth }))
   expect(JSON.parse(refused.body ?? '')).toEqual({ code: 'method_not_allowed', message: 'PUT is not allowed here; use GET, HEAD, POST, OPTIONS.', status: 405 })
 })
+
+it('accepts the Bearer scheme only, and says which part of the credential is wrong', () => {
+  const message = (authorization: string | undefined, fake = createFake()) => {
+    const answer = respond(fake, request({ headers: authorization === undefined ? {} : { authorization } }))
+    expect(answer.status).toBe(401)
+    return (JSON.parse(answer.body ?? '') as { message: string }).message
+  }
+  const missing = 'Missing credential: send Authorization: Bearer <API key>.'
+  for (const blank of [undefined, '', '   ']) expect(message(blank), JSON.stringify(blank)).toBe(missing)
+  // The key itself behind another scheme: refused for the scheme, whether any key or listed keys are accepted.
+  expect(message('Basic k')).toBe('The Authorization scheme must be Bearer.')
+  expect(message('Token secret-1', createFake({ keys: ['secret-1'] }))).toBe('The Authorization scheme must be Bearer.')
+  for (const empty of ['Bearer', '  Bearer  ']) expect(message(empty)).toBe('The bearer token is empty.')
+  expect(message('Bearer not-the-key', createFake({ keys: ['secret-1'] }))).toBe('The API key is not valid.')
+  // RFC 6750: one or more spaces after the scheme.
+  expect(respond(createFake({ keys: ['secret-1'] }), request({ headers: { authorization: 'bearer   secret-1 ' } })).status).toBe(200)
+  // The challenge: plain Bearer when no usable credential came, invalid_token for a refused one.
+  const challenge = (authorization: string) => respond(createFake({ keys: ['secret-1'] }), request({ headers: { authorization } })).headers['www-authenticate']
+  expect(['', 'Basic secret-1', 'Bearer', 'Bearer wrong'].map(challenge)).toEqual(['Bearer', 'Bearer', 'Bearer error="invalid_token"', 'Bearer error="invalid_token"'])
+})
+
+it('reads a percent-encoded animal id, and refuses one that is not valid percent-encoding with 400', () => {
+  const fake = createFake({ pets: [{ id: 1, name: 'Rex', categoryId: 1 }] })
+  const get = (segment: string) => respond(fake, request({ path: `/pets/${segment}`, headers: { authorization: 'Bearer k' } }))
+  expect(JSON.parse(get('%31').body ?? '')).toMatchObject({ id: 1, name: 'Rex' })
+  const invalid = get('%zz')
+  expect(invalid.status).toBe(400)
+  expect(JSON.parse(invalid.body ?? '')).toMatchObject({ code: 'invalid_parameter', status: 400 })
+})
+
+it('answers a preflight without Access-Control-Request-Headers with the API\'s own headers, cached for 10 minutes', () => {
+  const preflight = respond(createFake(), request({ method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' } }))
+  expect(preflight.status).toBe(204)
+  expect(preflight.headers).toMatchObject({ 'access-control-allow-headers': 'Authorization, Content-Type', 'access-control-max-age': '600' })
+  const forPet = respond(createFake(), request({ method: 'OPTIONS', path: '/pets/1', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET' } }))
+  expect(forPet.headers['access-control-allow-methods']).toBe(forPet.headers.allow)
+  expect(forPet.headers.allow).not.toContain('POST')
+  expect(forPet.headers.allow).toContain('GET')
+})
+
+it('answers 507 with the store_full Error body when the store has no room, and stores nothing', () => {
+  const fake = createFake({ maxAnimals: 1 })
+  expect(respond(fake, post(bytes('{"name":"a","categoryId":1}'))).status).toBe(201)
+  const full = respond(fake, post(bytes('{"name":"b","categoryId":1}')))
+  expect(full.status).toBe(507)
+  expect(JSON.parse(full.body ?? '')).toMatchObject({ code: 'store_full', status: 507 })
+  expect(fake.store.size).toBe(1)
+})

@@ -134,3 +134,80 @@ it('finds animals by id whether ids run without gaps or not, and keeps finding t
   big.create({ name: 'Next', categoryId: 1 })
   expect(JSON.parse(big.get(9007199254740994n) ?? 'null')?.name).toBe('Next')
 })
+
+it('loads animals gradually, out of order and with gaps, pausing between chunks, as replace would', async () => {
+  const statuses = ['available', 'pending', 'sold', undefined] as const
+  // 4,500 animals with odd ids, in descending order: sorted, indexed by id (not dense), listed by status.
+  const pets: Pet[] = Array.from({ length: 4500 }, (_, i) => {
+    const status = statuses[i % 4]
+    const id = 2 * (4500 - i) + 1
+    return status === undefined ? { id, name: `p${id}`, categoryId: 1 } : { id, name: `p${id}`, categoryId: 1, status }
+  })
+  const gradual = createStore()
+  let pauses = 0
+  await gradual.replaceGradually(pets, async () => {
+    pauses += 1
+  })
+  const whole = createStore({ initial: pets })
+  expect(gradual.all()).toEqual(whole.all())
+  expect(gradual.all()[0]?.id).toBe(3)
+  for (const status of ['available', 'pending', 'sold'] as const) expect(gradual.listJson(100, status)).toBe(whole.listJson(100, status))
+  expect(gradual.get(4001)).toBe(whole.get(4001))
+  expect(gradual.get(4002)).toBeUndefined()
+  expect(gradual.counts()).toEqual(whole.counts())
+  expect(pauses).toBeGreaterThanOrEqual(4)
+  const created = gradual.create({ name: 'next', categoryId: 1 })
+  expect(created.ok && created.value.pet.id).toBe(9002)
+})
+
+it('refuses a gradual load with a repeated id and keeps the animals it had', async () => {
+  const store = createStore({ initial: [rex] })
+  await expect(store.replaceGradually([tom, { ...tom, name: 'again' }], async () => {})).rejects.toThrow('duplicate id 4')
+  expect(store.all()).toEqual([rex])
+})
+
+it('hands out no id below the reservation floor, even after a reset, and stores nothing when an id cannot be reserved', () => {
+  const used: number[] = []
+  let failing = false
+  const ids = {
+    floor: 500,
+    use(id: number | bigint) {
+      if (failing) throw new Error('disk full')
+      used.push(Number(id))
+    },
+  }
+  const budget = createBudget({ maxAnimals: 100, maxTextChars: 100_000 })
+  const store = createStore({ initial: [rex, tom], ids, budget })
+  const first = store.create({ name: 'a', categoryId: 1 })
+  expect(first.ok && first.value.pet.id).toBe(500)
+  store.reset()
+  const afterReset = store.create({ name: 'b', categoryId: 1 })
+  expect(afterReset.ok && afterReset.value.pet.id).toBeGreaterThanOrEqual(500)
+  failing = true
+  const refused = store.create({ name: 'c', categoryId: 1 })
+  expect(refused).toEqual({ ok: false, error: expect.objectContaining({ code: 'store_full', message: 'The id could not be reserved on disk (see the server log); nothing was stored.' }) })
+  expect(store.size).toBe(3)
+  expect(budget.used.animals).toBe(3) // the refused animal's room is given back
+  failing = false
+  const next = store.create({ name: 'd', categoryId: 1 })
+  expect(next.ok && next.value.pet.id).toBe(afterReset.ok ? Number(afterReset.value.pet.id) + 1 : undefined)
+  expect(used.at(-1)).toBe(next.ok ? next.value.pet.id : undefined)
+  // A floor below the highest id changes nothing.
+  const low = createStore({ initial: [rex], ids: { floor: 5, use() {} } })
+  const above = low.create({ name: 'e', categoryId: 1 })
+  expect(above.ok && above.value.pet.id).toBe(11)
+})
+
+it('says which limit is full: the number of animals, or the characters of their text', () => {
+  const byCount = createStore({ budget: createBudget({ maxAnimals: 1, maxTextChars: 1000 }) })
+  expect(byCount.create({ name: 'a', categoryId: 1 }).ok).toBe(true)
+  const countFull = byCount.create({ name: 'b', categoryId: 1 })
+  expect(countFull.ok ? '' : countFull.error.message).toBe(
+    'The fake has no room for 1 more animal: it holds 1 of at most 1 animals (--max-animals, every store together).',
+  )
+  // The second animal would fill the count exactly, which is allowed: the text is what is full.
+  const byText = createStore({ budget: createBudget({ maxAnimals: 2, maxTextChars: 60 }) })
+  expect(byText.create({ name: 'a', categoryId: 1 }).ok).toBe(true)
+  const textFull = byText.create({ name: 'a much longer name than the budget allows', categoryId: 1 })
+  expect(textFull.ok ? '' : textFull.error.message).toMatch(/^The fake has no room for 1 more animal: the animals' text would pass 60 characters \(\d+ used, every store together\)\.$/)
+})
