@@ -66,3 +66,18 @@ it('applies Prefer to the spec\'s three operations only: another method is refus
     expect(respond(fake, plainRequest({ method, path, headers: { ...KEY, prefer: 'code=400' } })).status, `${method} ${path}`).toBe(405)
   }
 })
+
+it('takes the code exactly as written, quotes aside, and shows a refused one as written', () => {
+  const refusal = (header: string) => {
+    const answer = preferredAnswer(header, 'getPet')
+    return answer === undefined || answer.ok ? answer : answer.error.message
+  }
+  const usage = 'use 200, or an error status from 400 to 599.'
+  expect(refusal('code=40=4')).toBe(`Prefer: code=40=4 is not an answer of getPet: ${usage}`)
+  expect(refusal('code=+404')).toBe(`Prefer: code=+404 is not an answer of getPet: ${usage}`)
+  expect(refusal('code=404.0')).toBe(`Prefer: code=404.0 is not an answer of getPet: ${usage}`)
+  expect(refusal('code="404"x')).toBe(`Prefer: code="404"x is not an answer of getPet: ${usage}`)
+  expect(refusal('code=x"404"')).toBe(`Prefer: code=x"404" is not an answer of getPet: ${usage}`)
+  expect(refusal(`code=${'9'.repeat(30)}`)).toBe(`Prefer: code=${'9'.repeat(20)} is not an answer of getPet: ${usage}`)
+  expect(refusal('code=404, code=500')).toBe(`Prefer names more than one code (404, 500): ${usage}`)
+})

@@ -3,18 +3,21 @@ import { MAX_SEED_COUNT, parseSeedRequest, parseStatusMix } from '../../src/core
 
 const outcome = (input: unknown) => {
   const parsed = parseSeedRequest(input)
-  return parsed.ok ? parsed.value : parsed.error.message
+  if (parsed.ok) return parsed.value
+  expect(parsed.error.code).toBe('invalid_body')
+  return parsed.error.message
 }
 
 it('reads a seed request: a count, and a seed and a status mix when given', () => {
-  expect(outcome({ count: 1 })).toEqual({ count: 1 })
-  expect(outcome({ count: MAX_SEED_COUNT, seed: 0 })).toEqual({ count: MAX_SEED_COUNT, seed: 0 })
+  // toStrictEqual: a seed or a mix not given is left out, not present as undefined.
+  expect(outcome({ count: 1 })).toStrictEqual({ count: 1 })
+  expect(outcome({ count: MAX_SEED_COUNT, seed: 0 })).toStrictEqual({ count: MAX_SEED_COUNT, seed: 0 })
   expect(outcome({ count: 3, seed: 4_294_967_295, statusMix: { sold: 2 } })).toEqual({
     count: 3,
     seed: 4_294_967_295,
     statusMix: { available: 0, pending: 0, sold: 2, none: 0 },
   })
-  expect(outcome({ count: 3, statusMix: { none: 1, available: 1_000_000 } })).toEqual({
+  expect(outcome({ count: 3, statusMix: { none: 1, available: 1_000_000 } })).toStrictEqual({
     count: 3,
     statusMix: { available: 1_000_000, pending: 0, sold: 0, none: 1 },
   })
@@ -23,6 +26,8 @@ it('reads a seed request: a count, and a seed and a status mix when given', () =
 it('refuses a bad seed request with a message naming the field and its range', () => {
   const cases: [unknown, string][] = [
     [[], 'The seed request must be a JSON object such as {"count": 100}.'],
+    [null, 'The seed request must be a JSON object such as {"count": 100}.'],
+    [5, 'The seed request must be a JSON object such as {"count": 100}.'],
     [{ count: 1, extra: 1, more: 2 }, "Unknown field(s) 'extra', 'more'."],
     [{ count: 0 }, "Field 'count' must be a whole number from 1 to 1000000."],
     [{ count: MAX_SEED_COUNT + 1 }, "Field 'count' must be a whole number from 1 to 1000000."],

@@ -60,3 +60,20 @@ it('pauses after every 500 records', async () => {
   expect(result).toHaveLength(1001)
   expect(pauses).toBe(2)
 })
+
+it('reads records out of id order, and braces, brackets and escaped quotes inside names', async () => {
+  const odd = { id: 2, name: 'a\\"}]{[ "b', categoryId: 1 }
+  expect(JSON.parse(JSON.stringify(odd.name))).toBe(odd.name)
+  const text = JSON.stringify([odd, pet(1), pet(3)])
+  expect((await read(text)).result).toEqual([odd, pet(1), pet(3)])
+})
+
+it('reads a record of exactly the size limit, and refuses one byte more', async () => {
+  // Padded with spaces: a name that long would be refused for its own length.
+  const record = (size: number) => {
+    const bare = '{"id": 1, "categoryId": 1, "name": "a"}'
+    return `{"id": 1, "categoryId": 1, "name": "a"${' '.repeat(size - bare.length)}}`
+  }
+  expect((await read(`[${record(MAX_RECORD_CHARS)}]`)).result).toHaveLength(1)
+  expect((await read(`[${record(MAX_RECORD_CHARS + 1)}, 1]`)).result).toBe(`record 1 (index 0): longer than ${MAX_RECORD_CHARS} bytes`)
+})
