@@ -211,3 +211,68 @@ it('says which limit is full: the number of animals, or the characters of their 
   const textFull = byText.create({ name: 'a much longer name than the budget allows', categoryId: 1 })
   expect(textFull.ok ? '' : textFull.error.message).toMatch(/^The fake has no room for 1 more animal: the animals' text would pass 60 characters \(\d+ used, every store together\)\.$/)
 })
+
+const numbered = (count: number, idOf: (i: number) => number | bigint) =>
+  Array.from({ length: count }, (_, i): Pet => ({ id: idOf(i), name: `p${i}`, categoryId: 1 }))
+
+it('pauses a gradual load once per chunk of each pass: the loop is never held for long', async () => {
+  const pausesFor = async (pets: Pet[]) => {
+    let pauses = 0
+    await createStore().replaceGradually(pets, async () => {
+      pauses += 1
+    })
+    return pauses
+  }
+  // 40,001 animals: the order check pauses every 20,000 (2); preparing and indexing pause before
+  // each chunk of 2,000 but the first (20 each); six lists are joined after a pause each.
+  expect(await pausesFor(numbered(40_001, (i) => i + 1))).toBe(2 + 20 + 20 + 6)
+  // Ids with gaps also fill the id map, pausing every 2,000 (20 more).
+  expect(await pausesFor(numbered(40_001, (i) => 2 * i + 1))).toBe(2 + 20 + 20 + 6 + 20)
+  expect(await pausesFor(numbered(2_000, (i) => i + 1))).toBe(6)
+})
+
+it('loads 64-bit ids past 2^53 gradually', async () => {
+  const store = createStore()
+  await store.replaceGradually(numbered(3, (i) => 9007199254740993n + BigInt(i)), async () => {})
+  expect(JSON.parse(store.get(9007199254740994n) ?? 'null')).toMatchObject({ name: 'p1' })
+  expect(store.get(1)).toBeUndefined()
+})
+
+it('counts the text of every animal it holds against the budget, and gives it back', async () => {
+  const budget = createBudget()
+  const store = createStore({ budget })
+  const pets = numbered(2_500, (i) => i + 1)
+  const textChars = (some: Pet[]) => some.reduce((sum, pet) => sum + JSON.stringify(pet).length, 0)
+  await store.replaceGradually(pets, async () => {})
+  expect(budget.used).toMatchObject({ animals: 2_500, chars: textChars(pets) })
+  store.replace(pets.slice(0, 10))
+  expect(budget.used).toMatchObject({ animals: 10, chars: textChars(pets.slice(0, 10)) })
+  const created = store.create({ name: 'new', categoryId: 1 })
+  expect(budget.used.animals).toBe(11)
+  store.release()
+  expect(budget.used).toMatchObject({ animals: 0, chars: 0 })
+  expect(created.ok).toBe(true)
+})
+
+it('keeps each list answer under its own limit and filter, and its room in the cache budget while it is current', () => {
+  const budget = createBudget()
+  const store = createStore({ budget, initial: [...numbered(6, (i) => i + 1), ...numbered(6, (i) => i + 7).map((pet): Pet => ({ ...pet, status: 'available' }))] })
+  const all8 = store.listJson(8)
+  const available4 = store.listJson(4, 'available')
+  expect(JSON.parse(available4).map((pet: Pet) => pet.id)).toEqual([7, 8, 9, 10])
+  expect(JSON.parse(all8).map((pet: Pet) => pet.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8])
+  expect(budget.used.cacheChars).toBe(all8.length + available4.length)
+  const revision = store.revision
+  store.create({ name: 'n', categoryId: 1 })
+  expect(store.revision).toBe(revision + 1)
+  const after = store.listJson(100)
+  expect(budget.used.cacheChars).toBe(after.length)
+  store.release()
+  expect(budget.used.cacheChars).toBe(0)
+  expect(store.revision).toBe(revision + 2)
+})
+
+it('says so when no 64-bit id is left to assign', () => {
+  const store = createStore({ initial: [{ id: 9223372036854775807n, name: 'last', categoryId: 1 }] })
+  expect(store.create({ name: 'one more', categoryId: 1 })).toEqual({ ok: false, error: { code: 'store_full', message: 'No 64-bit ids are left to assign.' } })
+})
