@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest'
 import { budgetFull, createBudget } from '../../src/core/budget.js'
-import { FakeInputError } from '../../src/core/errors.js'
+import { FakeInputError, isFakeInputError } from '../../src/core/errors.js'
 
 it('keeps a cached answer up to exactly the cache limit, and takes the room back when let go', () => {
   const budget = createBudget({ maxCacheChars: 10 })
@@ -30,6 +30,8 @@ it('says how many animals found no room, one or several', () => {
   budget.take(1, 0)
   const several = budgetFull(budget, 3)
   expect(several).toBeInstanceOf(FakeInputError)
+  expect(isFakeInputError(several)).toBe(true)
+  expect(isFakeInputError(new Error(several.message))).toBe(false)
   expect(several.name).toBe('FakeInputError')
   expect(several.status).toBe(507)
   expect(several.message).toBe('The fake has no room for 3 more animals: it holds 1 of at most 1 animals (--max-animals, every store together).')

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { parseListQuery, parseNewPet, parsePet, parsePetId, toPetJson } from '../../src/core/pets.js'
+import { MAX_NAME_LENGTH, parseListQuery, parseNewPet, parsePet, parsePetId, toPetJson } from '../../src/core/pets.js'
 
 it('reads limit and status with the spec default and bounds', () => {
   expect(parseListQuery(new URLSearchParams(''))).toEqual({ ok: true, value: { limit: 20 } })
@@ -45,4 +45,17 @@ it('requires an int64 id in a stored record', () => {
   expect(!missing.ok && missing.error.message).toContain("'id' is required")
   const bad = parsePet({ id: 1.5, name: 'Rex', categoryId: 1 })
   expect(!bad.ok && bad.error.message).toContain("'id' must be a 64-bit integer")
+})
+
+it('takes a name of exactly the maximum length, and refuses one character more', () => {
+  expect(parseNewPet({ name: 'n'.repeat(MAX_NAME_LENGTH), categoryId: 1 }).ok).toBe(true)
+  const longer = parseNewPet({ name: 'n'.repeat(MAX_NAME_LENGTH + 1), categoryId: 1 })
+  expect(longer.ok || longer.error.message).toBe(`Field 'name' must be at most ${MAX_NAME_LENGTH} characters.`)
+})
+
+it('takes a categoryId only as a whole number a double holds exactly, or a bigint', () => {
+  for (const categoryId of [1.5, '5', 2 ** 53, Number.NaN, true]) {
+    const parsed = parseNewPet({ name: 'a', categoryId })
+    expect(parsed.ok || parsed.error.message, String(categoryId)).toBe("Field 'categoryId' must be a 64-bit integer.")
+  }
 })

@@ -276,3 +276,26 @@ it('says so when no 64-bit id is left to assign', () => {
   const store = createStore({ initial: [{ id: 9223372036854775807n, name: 'last', categoryId: 1 }] })
   expect(store.create({ name: 'one more', categoryId: 1 })).toEqual({ ok: false, error: { code: 'store_full', message: 'No 64-bit ids are left to assign.' } })
 })
+
+it('finds every animal after ids that ran without gaps meet a gap', () => {
+  const store = createStore({ initial: numbered(3, (i) => i + 1) })
+  const created = store.create({ name: 'new', categoryId: 1 })
+  expect(created.ok && created.value.pet.id).toBe(4)
+  store.replace([...numbered(3, (i) => i + 1), ...numbered(1, () => 7)])
+  expect([1, 2, 3, 7, 4].map((id) => JSON.parse(store.get(id) ?? 'null')?.id ?? null)).toEqual([1, 2, 3, 7, null])
+  expect(store.texts().map((text) => JSON.parse(text).id)).toEqual([1, 2, 3, 7])
+})
+
+it('hands out copies of its texts, and counts a replacement as a change', () => {
+  const store = createStore({ initial: [rex, tom] })
+  store.texts().length = 0
+  expect(store.size).toBe(2)
+  const revision = store.revision
+  store.replace([rex])
+  expect(store.revision).toBe(revision + 1)
+})
+
+it('knows no id is left even with a reservation floor', () => {
+  const store = createStore({ initial: [{ id: 9223372036854775807n, name: 'last', categoryId: 1 }], ids: { floor: 5, use() {} } })
+  expect(store.create({ name: 'one more', categoryId: 1 })).toMatchObject({ ok: false, error: { code: 'store_full' } })
+})
