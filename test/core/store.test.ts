@@ -288,7 +288,7 @@ it('finds every animal after ids that ran without gaps meet a gap', () => {
 
 it('hands out copies of its texts, and counts a replacement as a change', () => {
   const store = createStore({ initial: [rex, tom] })
-  store.texts().length = 0
+  ;(store.texts() as string[]).length = 0
   expect(store.size).toBe(2)
   const revision = store.revision
   store.replace([rex])
