@@ -59,3 +59,10 @@ it('takes a categoryId only as a whole number a double holds exactly, or a bigin
     expect(parsed.ok || parsed.error.message, String(categoryId)).toBe("Field 'categoryId' must be a 64-bit integer.")
   }
 })
+
+it('says a request body that is not an object must be one', () => {
+  for (const body of [[], null, 'Rex']) {
+    const parsed = parseNewPet(body)
+    expect(parsed.ok || parsed.error).toEqual({ code: 'invalid_body', message: 'The request body must be a JSON object with name and categoryId.' })
+  }
+})
