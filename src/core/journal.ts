@@ -61,9 +61,8 @@ export type Journal = {
 export const BODY_LIMIT = 4096
 
 const REDACTED = '[redacted]'
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'x-control-token'])
-// Any header whose name says it carries a credential (X-Auth-Token, Api-Key, X-Access-Token,
-// X-Amz-Security-Token, X-Session-Id, X-Signature, ...), besides the names listed.
+// Any header whose name says it carries a credential: Authorization, Proxy-Authorization, Cookie,
+// Set-Cookie, X-Api-Key, X-Control-Token, X-Auth-Token, X-Amz-Security-Token, X-Session-Id, X-Signature...
 const SECRET_HEADER_NAME = /auth|token|key|secret|session|cookie|signature|password|credential/i
 const AUTHORIZATION_HEADERS = new Set(['authorization', 'proxy-authorization'])
 const SCHEME = /^[A-Za-z][A-Za-z0-9-]{0,19} /
@@ -212,7 +211,7 @@ function matches(entry: Stored, filter: JournalFilter): boolean {
 function toEntry(entry: Stored, decoder: TextDecoder): JournalEntry {
   const headers: Record<string, string> = {}
   for (const [name, value] of Object.entries(entry.headers)) {
-    const secret = SECRET_HEADERS.has(name) || SECRET_HEADER_NAME.test(name)
+    const secret = SECRET_HEADER_NAME.test(name)
     headers[name] = !secret ? value : AUTHORIZATION_HEADERS.has(name) ? redactCredential(value) : REDACTED
   }
   const shown: JournalEntry = {

@@ -191,3 +191,28 @@ it('gives ids past 2^53 as strings after a seed', async () => {
   const seeded = await ask(createControl({ fake }), { method: 'POST', path: '/seed', ...jsonBody({ count: 1 }) })
   expect(seeded.body).toEqual({ added: 1, firstId: '9007199254740994', lastId: '9007199254740994', animals: 2 })
 })
+
+it('sizes the snapshot body limit from the store limits: three bytes a text character, two an animal, 16 more, at most 256 MiB', () => {
+  expect(snapshotBodyLimit(0, 0)).toBe(16)
+  expect(snapshotBodyLimit(10, 1000)).toBe(3036)
+  expect(snapshotBodyLimit(1, 0)).toBe(18)
+  expect(snapshotBodyLimit(2_000_000, 256 * 1024 * 1024)).toBe(256 * 1024 * 1024)
+})
+
+it('says what body each control expects when it gets none, in JSON answers', async () => {
+  const api = createControl({ fake: createTestFake({ pets }) })
+  const expected = [
+    ['POST', '/seed', 'an object such as {"count": 100, "seed": 7}'],
+    ['POST', '/forced', 'a forced rule such as {"status": 503, "times": 1}'],
+    ['PUT', '/latency', 'an object such as {"ms": 250} or {"minMs": 100, "maxMs": 900}'],
+  ] as const
+  for (const [method, path, what] of expected) {
+    expect(await ask(api, { method, path, headers: { 'content-type': 'application/json' } }), path).toMatchObject({
+      status: 400,
+      headers: { 'content-type': 'application/json' },
+      body: { code: 'missing_body', message: `A request body is required: ${what}.` },
+    })
+  }
+  expect((await ask(api, { path: '/forced' })).headers).toEqual({ 'content-type': 'application/json' })
+  expect(await ask(api, { path: '/openapi.yaml' })).toMatchObject({ status: 404, body: { code: 'route_not_found', message: 'No control at /__control/openapi.yaml.' } })
+})

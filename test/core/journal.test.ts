@@ -51,3 +51,36 @@ it('keeps its own copy of a body, cut at BODY_LIMIT, whatever the transport does
   expect(first?.body).toBe('{"name":"Rex"}')
   expect(second?.body).toBe('{"name":"Rex"}')
 })
+
+it('tells apart values that look alike: a body that begins another, bodies of one length with no byte in common, headers with the same names and no value in common', () => {
+  const journal = createJournal(10)
+  const bodies = ['{"a":1}', '{"a":1}\n', '{"a":1}', '[2,3,4]', '[5,6,7]']
+  const headers = [{ accept: 'a', 'x-client': 'b' }, { accept: 'c', 'x-client': 'd' }, { accept: 'a', 'x-client': 'b' }, { accept: 'c' }, {}]
+  bodies.forEach((body, i) => {
+    const each = request('/pets', headers[i] as Fields, new TextEncoder().encode(body))
+    journal.record({ request: each, receivedAt: 0, tenant: null, status: 201, forced: false, delayMs: 0 })
+  })
+  const entries = journal.entries()
+  expect(entries.map((entry) => entry.body)).toEqual(bodies)
+  expect(entries.map((entry) => entry.headers)).toEqual(headers)
+})
+
+it('redacts credentials by header name, keeping the scheme of Authorization and Proxy-Authorization', () => {
+  const journal = createJournal(20)
+  const sent: [Fields, Fields][] = [
+    [{ authorization: 'Bearer k-123' }, { authorization: 'Bearer [redacted]' }],
+    [{ 'proxy-authorization': 'Basic dXNlcjpwYXNz' }, { 'proxy-authorization': 'Basic [redacted]' }],
+    // No scheme, or none that looks like one (a letter, then up to 19 letters, digits or dashes, then a space).
+    [{ authorization: 'k-123' }, { authorization: '[redacted]' }],
+    [{ authorization: '1abc secret' }, { authorization: '[redacted]' }],
+    [{ authorization: `A${'b'.repeat(19)} secret` }, { authorization: `A${'b'.repeat(19)} [redacted]` }],
+    [{ authorization: `A${'b'.repeat(20)} secret` }, { authorization: '[redacted]' }],
+    [{ authorization: 'X-Custom-9 secret' }, { authorization: 'X-Custom-9 [redacted]' }],
+    [
+      { cookie: 's=1', 'set-cookie': 's=2', 'x-api-key': 'k', 'x-control-token': 't', 'x-session-id': 'i', accept: 'application/json' },
+      { cookie: '[redacted]', 'set-cookie': '[redacted]', 'x-api-key': '[redacted]', 'x-control-token': '[redacted]', 'x-session-id': '[redacted]', accept: 'application/json' },
+    ],
+  ]
+  for (const [headers] of sent) journal.record({ request: request('/pets', headers), receivedAt: 0, tenant: null, status: 200, forced: false, delayMs: 0 })
+  expect(journal.entries().map((entry) => entry.headers)).toEqual(sent.map(([, shown]) => shown))
+})
