@@ -20,6 +20,31 @@ type StrykerNamespace = {
 const stryker = (globalThis as { __stryker__?: StrykerNamespace }).__stryker__
 const PRELOAD = fileURLToPath(new URL('./stryker-child.mjs', import.meta.url))
 
+// What a test file's beforeAll hooks reach (a server started once for the whole file, say) runs
+// while no test is named, so Stryker counts it as static: reached on loading, not by a test. A
+// mutant reached there and also by some other file's test would then be tried against that test
+// alone, never against the tests of the file that set it up, and survive. Mutants a file's setup
+// reached are credited to each of its tests instead (and stay static too, so Stryker still reloads
+// the modules for them when they are also reached on loading).
+let staticBeforeFile: ReadonlySet<string> = new Set()
+
+/** Notes the mutants reached before this test file's own hooks run; stryker-setup.ts calls it in its beforeAll. */
+export function startSetupCoverage(): void {
+  const reached = stryker?.mutantCoverage?.static
+  staticBeforeFile = new Set(reached === undefined ? [] : Object.keys(reached))
+}
+
+/** Credits the test about to run with what this file's setup reached; stryker-setup.ts calls it before each test. */
+export function creditSetupCoverage(): void {
+  const test = stryker?.currentTestId
+  const coverage = stryker?.mutantCoverage
+  if (test === undefined || coverage === undefined) return
+  const credited = (coverage.perTest[test] ??= {})
+  for (const mutant of Object.keys(coverage.static)) {
+    if (!staticBeforeFile.has(mutant)) credited[mutant] = (credited[mutant] ?? 0) + 1
+  }
+}
+
 /** A spawned child under the first run: where it writes what it reaches, and the tests it lived through. */
 type Child = { readonly folder: string; readonly tests: Set<string>; readonly counted: Set<string> }
 const children = new Set<Child>()
