@@ -1,4 +1,5 @@
-import { mkdir, readFile, rename, rmdir, writeFile } from 'node:fs/promises'
+import { randomBytes } from 'node:crypto'
+import { mkdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { type PactInteraction, type PactRecording, RECORDED_PROVIDER, recordingsToWrite } from '../contracts/pact-recording.js'
 
@@ -48,9 +49,15 @@ export async function writePactFile(recording: PactRecording, dir: string): Prom
       metadata: { 'animals-mock': { recordedFrom: 'the app tests against the fake' }, pactSpecification: { version: '4.0' } },
       provider: { name: RECORDED_PROVIDER },
     }
-    const temporary = `${file}.${process.pid}.tmp`
-    await writeFile(temporary, `${JSON.stringify(sortedKeys(document), null, 2)}\n`)
-    await rename(temporary, file)
+    // A new file of an unpredictable name: a link planted in a shared folder is never followed.
+    const temporary = `${file}.${randomBytes(8).toString('hex')}.tmp`
+    try {
+      await writeFile(temporary, `${JSON.stringify(sortedKeys(document), null, 2)}\n`, { flag: 'wx' })
+      await rename(temporary, file)
+    } catch (error) {
+      await rm(temporary, { force: true })
+      throw error
+    }
     return { file, interactions: interactions.length, warnings: recording.warnings() }
   })
 }

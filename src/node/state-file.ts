@@ -64,24 +64,23 @@ export const ID_BLOCK = 10_000
  * The id reservation of a state file, in `<state file>.ids`: before the fake hands out an id at or
  * past the reserved ceiling, it writes a new ceiling (a block further) and syncs it. After a crash,
  * even one that lost the last writes of the state file, a restart continues above the ceiling, so
- * no id answered 201 is ever given to another animal.
+ * no id answered 201 is ever given to another animal. Near the top of the int64 range the ceiling
+ * is the next id; the largest id itself cannot be reserved (no id follows it) and is never handed out.
  */
 export function createIdReservation(path: string): IdReservation {
   const file = `${path}.ids`
+  // Every id used is below it: the ceiling is the lowest id that may still be handed out.
   let ceiling = readCeiling(file)
-  let highest: Int64 | undefined
   return {
     get floor() {
-      const afterUsed = highest === undefined ? undefined : nextInt64(highest)
-      return afterUsed !== undefined && compareInt64(afterUsed, ceiling) > 0 ? afterUsed : ceiling
+      return ceiling
     },
     use(id) {
-      if (compareInt64(id, ceiling) >= 0) {
-        const next = toInt64(BigInt(id) + BigInt(ID_BLOCK)) ?? id
-        writeDurably(file, `${JSON.stringify({ next: String(next) })}\n`)
-        ceiling = next
-      }
-      if (highest === undefined || compareInt64(id, highest) > 0) highest = id
+      if (compareInt64(id, ceiling) < 0) return
+      const next = toInt64(BigInt(id) + BigInt(ID_BLOCK)) ?? nextInt64(id)
+      if (next === undefined) throw new StateFileError(`id reservation ${file}: no id follows ${id}, so it cannot be reserved`)
+      writeDurably(file, `${JSON.stringify({ next: String(next) })}\n`)
+      ceiling = next
     },
   }
 }
@@ -150,20 +149,24 @@ export function createStateWriter(options: StateWriterOptions): StateWriter {
     const temporary = temporaryName(options.path)
     const file = await open(temporary, 'wx')
     try {
-      await file.write('[\n')
-      for (let start = 0; start < texts.length; start += CHUNK) {
-        const lines = texts.slice(start, start + CHUNK).join(',\n')
-        await file.write(start + CHUNK < texts.length ? `${lines},\n` : `${lines}\n`)
+      try {
+        await file.write('[\n')
+        for (let start = 0; start < texts.length; start += CHUNK) {
+          const lines = texts.slice(start, start + CHUNK).join(',\n')
+          await file.write(start + CHUNK < texts.length ? `${lines},\n` : `${lines}\n`)
+        }
+        await file.write(']\n')
+        await file.sync()
+      } finally {
+        await file.close()
       }
-      await file.write(']\n')
-      await file.sync()
+      await rename(temporary, options.path)
     } catch (error) {
-      await file.close()
+      // Also when the rename fails (a folder, or a bind mount, in the state file's place): each
+      // interval would otherwise leave a temporary the size of the store behind.
       await rm(temporary, { force: true })
       throw error
     }
-    await file.close()
-    await rename(temporary, options.path)
     written = revision
     writtenStore = store
   }

@@ -239,8 +239,9 @@ it('records a pact with recordPact, and refuses it over a stand-in that cannot b
   const baseUrl = 'http://record.test/v1'
   const handlers = createHandlers({ baseUrl, fake: createFake(), recordPact: { consumer: 'msw-app', dir } })
   expect((await getResponse(handlers, new Request(`${baseUrl}/pets/999999`, { headers: AUTH })))?.status).toBe(404)
-  const [written] = await writePacts({ warn: () => undefined })
-  expect(written).toMatchObject({ file: join(dir, 'msw-app-animals-service.json'), interactions: 1, warnings: [] })
+  // Every recording of the process is written: other test files sharing this module graph may have some.
+  const written = await writePacts({ warn: () => undefined })
+  expect(written.find((each) => each.file === join(dir, 'msw-app-animals-service.json'))).toMatchObject({ interactions: 1, warnings: [] })
   expect(readFileSync(join(dir, 'msw-app-animals-service.json'), 'utf8')).toContain('a request to get an animal that does not exist')
   expect(() => createHandlers({ baseUrl, fake: recording().handler, recordPact: { consumer: 'msw-app', dir } })).toThrow(
     'recordPact needs a fake made by createFake()',
