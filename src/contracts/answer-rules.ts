@@ -115,9 +115,15 @@ function refusalOf(credential: Credential): string {
   }
 }
 
-/** The media type of an answer, lower case and without parameters; empty when there is none. */
+/**
+ * The media type of an answer, lower case and without parameters; empty when there is none. A
+ * repeated `Content-Type` arrives joined with ", " and, as Fetch reads it, the last one counts.
+ * @example mediaType({ status: 200, headers: { 'content-type': 'text/plain, application/json; charset=utf-8' }, body: '' }) // 'application/json'
+ */
 export function mediaType(answer: ObservedAnswer): string {
-  return (answer.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
+  // A comma inside a quoted parameter value is part of that value, not a second header.
+  const values = (answer.headers['content-type'] ?? '').match(/(?:[^,"]|"(?:[^"\\]|\\.)*"?)+/g) ?? []
+  return (values.at(-1) ?? '').replace(/;.*/, '').trim().toLowerCase()
 }
 
 type Parsed = { readonly ok: true; readonly value: unknown } | { readonly ok: false } | undefined
@@ -142,7 +148,8 @@ function checkSuccess(request: JudgedRequest, body: Parsed): Violation[] {
   if (request.operation === 'getPet' && body !== undefined) {
     const problem = body.ok ? petProblem(body.value) : NOT_JSON
     if (problem !== undefined) violations.push({ aspect: 'body', reason: `the body is not a Pet: ${problem.text}; ${cite(problem.rule)}` })
-    else if (body.ok && isRecord(body.value) && /^[0-9]+$/.test(idText(request.path)) && String(body.value.id) !== idText(request.path)) {
+    // Compared as numbers: `007` names animal 7, and past 2^53 JSON.parse rounds the id as Number does the path's.
+    else if (body.ok && isRecord(body.value) && /^[0-9]+$/.test(idText(request.path)) && body.value.id !== Number(idText(request.path))) {
       violations.push({ aspect: 'body', reason: `asked for animal ${idText(request.path)}, got animal ${String(body.value.id)}; ${cite('found')}` })
     }
   }
@@ -203,13 +210,18 @@ function checkLimit(limit: string | null, count: number): Violation[] {
   return count === 20 ? [{ aspect: 'count', reason: `limit=${limit} is not an integer but was answered with the default 20, as if absent; ${cite('limit')}` }] : tooMany(100, 'more than the maximum 100')
 }
 
-/** The spec announces the removal for 5 December 2030: a `Sunset` that states a date must state that day. */
+/**
+ * The spec announces the removal for 5 December 2030: a `Sunset` that states a date must state that
+ * day, and a repeated one (joined with ", ", each HTTP-date holding a comma of its own) every time.
+ */
 function checkSunset(answer: ObservedAnswer): Violation[] {
   const { sunset } = answer.headers
   if (sunset === undefined) return []
-  const at = Date.parse(sunset)
-  if (Number.isFinite(at) && at >= REMOVAL_DAY && at < REMOVAL_DAY + DAY_MS) return []
-  return [{ aspect: 'header Sunset', reason: `Sunset says ${sunset}, not 5 December 2030; ${cite('removal')}` }]
+  const onTheDay = sunset.split(/, (?=[A-Za-z]{3}, )/).every((date) => {
+    const at = Date.parse(date)
+    return at >= REMOVAL_DAY && at < REMOVAL_DAY + DAY_MS
+  })
+  return onTheDay ? [] : [{ aspect: 'header Sunset', reason: `Sunset says ${sunset}, not 5 December 2030; ${cite('removal')}` }]
 }
 
 type Problem = { readonly text: string; readonly rule: 'petId' | 'petName' | 'petCategoryId' | 'petStatus' | 'petList' | 'json' | 'badBody' | 'missingField' }

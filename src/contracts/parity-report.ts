@@ -63,7 +63,7 @@ export function formatParityText(report: ParityReport): string {
   for (const finding of ordered) {
     lines.push(row([VERDICT_TEXT[finding.verdict], finding.probe, finding.aspect, finding.fake, finding.deployment]))
     const whose = finding.side === 'fake' ? ' (the fake contradicts it)' : finding.side === 'both' ? ' (both contradict it)' : ''
-    const why = finding.verdict === 'contradiction' ? `${finding.reason}${whose}` : `open: ${finding.reason}`
+    const why = finding.verdict === 'contradiction' ? `${finding.reason}${whose}` : finding.verdict === 'open' ? `open: ${finding.reason}` : finding.reason
     lines.push(`             ${requests.get(finding.probe) ?? finding.probe}: ${why}`)
   }
   lines.push(
