@@ -19,7 +19,27 @@ export type Adapter = {
   readonly app: Handler
   readonly onError: (error: unknown) => void
   readonly onExchange: ((exchange: Exchange) => void) | undefined
+  readonly bodyLimits: BodyLimits
 }
+
+/** How much of the request bodies a server holds, and reads after refusing one; see `DEFAULT_BODY_LIMITS`. */
+export type BodyLimits = {
+  /**
+   * Request bodies held at once by every request being received, at most: past it a new body is
+   * refused with 503, so that many large uploads together cannot exhaust memory.
+   */
+  readonly inFlightBytes: number
+  /**
+   * After a request is refused before its body was read (413, or refused by `admit`), the rest of
+   * the body is read and dropped, as nginx's lingering close does, so that the client is still
+   * sending when the answer arrives and reads it instead of a reset; at most this much and this long.
+   */
+  readonly lingerBytes: number
+  readonly lingerMs: number
+}
+
+/** 512 MiB of bodies in flight; after a refusal, 64 MiB or 10 s read and dropped. */
+export const DEFAULT_BODY_LIMITS: BodyLimits = { inFlightBytes: 512 * 1024 * 1024, lingerBytes: 64 * 1024 * 1024, lingerMs: 10_000 }
 
 type ServerContext = Adapter & {
   /** Header lists by the frozen header sets the core answers with; see `constantHeaderList`. */
@@ -30,22 +50,9 @@ type ServerContext = Adapter & {
   readonly lowerNames: Map<string, string>
   /** Answers waiting for the end of this turn of the event loop; see `deliver`. */
   outbox: Outgoing[]
-  /** Body bytes buffered by every request being received; see `BODIES_IN_FLIGHT`. */
+  /** Body bytes buffered by every request being received; see `BodyLimits.inFlightBytes`. */
   inFlight: number
 }
-
-/**
- * Request bodies held at once by every request being received, at most: past it a new body is
- * refused with 503, so that many large uploads together cannot exhaust memory.
- */
-export const BODIES_IN_FLIGHT = 512 * 1024 * 1024
-
-/**
- * After a request is refused before its body was read (413, or refused by `admit`), the rest of
- * the body is read and dropped, as nginx's lingering close does, so that the client is still
- * sending when the answer arrives and reads it instead of a reset; at most this long and this much.
- */
-export const LINGER = { ms: 10_000, bytes: 64 * 1024 * 1024 } as const
 
 type Outgoing = { readonly exchanging: Exchanging; readonly reply: PlainResponse }
 
@@ -119,7 +126,7 @@ function receive(server: ServerContext, req: IncomingMessage, res: ServerRespons
     refuse(exchanging, reply)
   }
   const onData = (chunk: Buffer): void => {
-    if (server.inFlight + chunk.length > BODIES_IN_FLIGHT) {
+    if (server.inFlight + chunk.length > server.bodyLimits.inFlightBytes) {
       stop(toErrorResponse(apiError('server_busy', 'The fake is receiving too many large bodies at once; try again.')))
       return
     }
@@ -145,16 +152,16 @@ function tooLarge(limit: number): PlainResponse {
 
 /**
  * Answers a request without reading its body, then reads and drops what the client still sends
- * (bounded by `LINGER`) so that it reads the answer rather than a reset.
+ * (bounded by `BodyLimits`) so that it reads the answer rather than a reset.
  */
 function refuse(exchanging: Exchanging, reply: PlainResponse): void {
-  const { req } = exchanging
+  const { req, server } = exchanging
   let dropped = 0
-  const timer = setTimeout(() => req.socket.destroy(), LINGER.ms)
+  const timer = setTimeout(() => req.socket.destroy(), server.bodyLimits.lingerMs)
   timer.unref()
   req.on('data', (chunk: Buffer) => {
     dropped += chunk.length
-    if (dropped > LINGER.bytes) req.socket.destroy()
+    if (dropped > server.bodyLimits.lingerBytes) req.socket.destroy()
   })
   req.once('end', () => clearTimeout(timer))
   req.once('close', () => clearTimeout(timer))
@@ -191,8 +198,17 @@ function deliver(exchanging: Exchanging, reply: Reply): void {
   const { res } = exchanging
   if (reply.delayMs !== undefined && reply.delayMs > 0) {
     const { delayMs, ...rest } = reply
-    const timer = setTimeout(() => deliver(exchanging, rest), delayMs)
-    res.once('close', () => clearTimeout(timer)) // the client gave up
+    let held = true
+    const timer = setTimeout(() => {
+      held = false
+      deliver(exchanging, rest)
+    }, delayMs)
+    res.once('close', () => {
+      if (!held) return
+      // The client gave up while the answer was held back: nothing will be sent.
+      clearTimeout(timer)
+      report(exchanging, null)
+    })
     return
   }
   if (isDropped(reply)) {

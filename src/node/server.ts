@@ -2,9 +2,9 @@ import { createServer, type Server, STATUS_CODES } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { apiError, toErrorResponse } from '../core/errors.js'
 import type { Handler } from '../core/http.js'
-import { createRequestListener, type Exchange } from './exchange.js'
+import { type BodyLimits, createRequestListener, DEFAULT_BODY_LIMITS, type Exchange } from './exchange.js'
 
-export type { Exchange }
+export { type BodyLimits, DEFAULT_BODY_LIMITS, type Exchange }
 
 /** Options of `startServer`. */
 export type ServerOptions = {
@@ -20,13 +20,18 @@ export type ServerOptions = {
   readonly timeouts?: Partial<Timeouts>
   /** Called once each request is over, for request logs. */
   readonly onExchange?: (exchange: Exchange) => void
+  /** How much of the request bodies the server holds at once; see `DEFAULT_BODY_LIMITS`. */
+  readonly bodyLimits?: Partial<BodyLimits>
 }
 
-/** How long a client may take: to send its headers, its whole request, and between keep-alive requests. */
-export type Timeouts = { readonly headersMs: number; readonly requestMs: number; readonly keepAliveMs: number }
+/**
+ * How long a client may take: to send its headers, its whole request, and between keep-alive
+ * requests; and how long requests in flight may go on once `close()` is called.
+ */
+export type Timeouts = { readonly headersMs: number; readonly requestMs: number; readonly keepAliveMs: number; readonly closeGraceMs: number }
 
-/** A slow client gets 408 after these; an idle keep-alive socket is closed. */
-export const DEFAULT_TIMEOUTS: Timeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 }
+/** A slow client gets 408 after these; an idle keep-alive socket is closed; 5 s after a close began, requests still in flight are cut off. */
+export const DEFAULT_TIMEOUTS: Timeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, closeGraceMs: 5_000 }
 
 /** A listening server. */
 export type RunningServer = {
@@ -58,7 +63,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const { app, onExchange } = options
   const onError = options.onError ?? ((error: unknown) => console.error(error))
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts }
-  const listener = createRequestListener({ app, onError, onExchange })
+  const listener = createRequestListener({ app, onError, onExchange, bodyLimits: { ...DEFAULT_BODY_LIMITS, ...options.bodyLimits } })
   const server = createServer(
     {
       // Without a Host header Node would answer 400 itself, with no Error body; the fake has no use for Host.
@@ -79,7 +84,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   await listen(server, options.port ?? 0, host)
   const { port } = server.address() as AddressInfo
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
-  return { url, port, server, close: () => closeServer(server) }
+  return { url, port, server, close: () => closeServer(server, timeouts.closeGraceMs) }
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {
@@ -122,12 +127,9 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   )
 }
 
-// Requests still in flight this long after a shutdown began are cut off.
-const SHUTDOWN_GRACE_MS = 5000
-
-function closeServer(server: Server): Promise<void> {
+function closeServer(server: Server, graceMs: number): Promise<void> {
   return new Promise((resolve) => {
-    const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS)
+    const force = setTimeout(() => server.closeAllConnections(), graceMs)
     force.unref()
     server.close(() => {
       clearTimeout(force)

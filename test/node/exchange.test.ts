@@ -144,3 +144,31 @@ it('reads header names however they are spelled, more distinct names than it rem
   }
   await reported(4)
 })
+
+it('sends the same body with each answer\'s own headers: a 401 from the list, then from the deprecated get, then the list again', async () => {
+  const bare = (path: string) => fetch(`${server.url}/v1${path}`)
+  const fromList = await bare('/pets')
+  const fromGet = await bare('/pets/1')
+  const again = await bare('/pets')
+  const bodies = await Promise.all([fromList, fromGet, again].map((response) => response.text()))
+  expect(new Set(bodies).size).toBe(1)
+  expect([fromList, fromGet, again].map((response) => response.status)).toEqual([401, 401, 401])
+  expect([fromList, fromGet, again].map((response) => response.headers.get('sunset'))).toEqual([null, 'Thu, 05 Dec 2030 00:00:00 GMT', null])
+})
+
+it('serves a bare handler with paths as they arrive: a fake without the site answers at /pets', async () => {
+  const bareFake = createFake({ keys: [TEST_KEY], pets: [] })
+  const bareServer = await startServer({ app: bareFake })
+  try {
+    const created = await fetch(`${bareServer.url}/pets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Bare', categoryId: 1 }),
+    })
+    expect(created.status).toBe(201)
+    const { id } = (await created.json()) as { id: number }
+    expect(created.headers.get('location')).toBe(`/pets/${id}`)
+  } finally {
+    await bareServer.close()
+  }
+})

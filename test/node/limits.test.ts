@@ -33,7 +33,7 @@ function holdOpen(bytes: string): Promise<string> {
 it('answers 408 and closes the socket when the headers never finish', async () => {
   const received = await holdOpen('GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bea')
   expect(received).toMatch(/^HTTP\/1\.1 408/)
-  expect(received).toContain('"code":"request_timeout"')
+  expect(received).toContain('{"code":"request_timeout","message":"The request took too long to arrive.","status":408}')
 })
 
 it('answers 408 and closes the socket when the body never finishes', async () => {
@@ -41,6 +41,28 @@ it('answers 408 and closes the socket when the body never finishes', async () =>
   const received = await holdOpen(`${head}{"name":`)
   expect(received).toMatch(/^HTTP\/1\.1 408/)
   expect(fake.store.size).toBe(pets.length)
+})
+
+it('gives the whole request requestMs, however much shorter headersMs is', async () => {
+  const patient = await startServer({ app: createSite({ api: fake }), timeouts: { headersMs: 200, requestMs: 5000 } })
+  try {
+    const { port } = new URL(patient.url)
+    const received = await new Promise<string>((resolve, reject) => {
+      const body = JSON.stringify({ name: 'Slow', categoryId: 1 })
+      const socket = connect(Number(port), '127.0.0.1', () => {
+        socket.write(`POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TEST_KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`)
+        // Four times headersMs later, well within requestMs.
+        setTimeout(() => socket.write(body), 800)
+      })
+      let text = ''
+      socket.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
+      socket.on('error', reject)
+      socket.on('close', () => resolve(text))
+    })
+    expect(received).toMatch(/^HTTP\/1\.1 201/)
+  } finally {
+    await patient.close()
+  }
 })
 
 it('closes an idle keep-alive socket after its timeout, having served it', async () => {
@@ -62,7 +84,7 @@ it('answers a request before the 400 for bytes that follow it and are not HTTP',
 it('answers 431 with the Error body for headers past 16 KiB', async () => {
   const result = await rawRequest(server.url, `GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`)
   expect(result.status).toBe(431)
-  expect(JSON.parse(result.body)).toMatchObject({ code: 'headers_too_large', status: 431 })
+  expect(JSON.parse(result.body)).toEqual({ code: 'headers_too_large', message: 'The request headers are larger than 16 KiB.', status: 431 })
 })
 
 it('gives 5,000 concurrent creations over many connections 5,000 distinct ids, all retrievable', async () => {

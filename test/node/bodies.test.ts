@@ -1,0 +1,193 @@
+import { connect, type Socket } from 'node:net'
+import { afterAll, expect, it } from 'vitest'
+import { API_BASE, createSite } from '../../src/core/site.js'
+import { createFake, type Fake } from '../../src/fake.js'
+import { type BodyLimits, type Exchange, type RunningServer, startServer } from '../../src/node/server.js'
+import { TEST_KEY } from '../support/api-client.js'
+
+const servers: RunningServer[] = []
+const sockets: Socket[] = []
+afterAll(async () => {
+  for (const socket of sockets) socket.destroy()
+  await Promise.all(servers.map((server) => server.close()))
+})
+
+async function serve(bodyLimits: Partial<BodyLimits>, onExchange?: (exchange: Exchange) => void): Promise<{ fake: Fake; server: RunningServer }> {
+  const fake = createFake({ keys: [TEST_KEY] })
+  const server = await startServer({ app: createSite({ api: fake }), bodyLimits, ...(onExchange === undefined ? {} : { onExchange }) })
+  servers.push(server)
+  return { fake, server }
+}
+
+/** A raw connection that sends what it is told, when it is told, and keeps everything it receives. */
+type Connection = {
+  send(bytes: string): Promise<void>
+  /** Resolves with what has arrived once it passes `predicate`. */
+  receivedWhen(predicate: (text: string) => boolean): Promise<string>
+  readonly closed: Promise<void>
+  readonly isClosed: () => boolean
+  /** Goes away without a word, as a browser tab closed mid-request does. */
+  destroy(): void
+}
+
+function open(server: RunningServer): Promise<Connection> {
+  return new Promise((resolve, reject) => {
+    const socket: Socket = connect(server.port, '127.0.0.1')
+    sockets.push(socket)
+    let text = ''
+    let ended = false
+    const waiting = new Set<() => void>()
+    socket.setEncoding('utf8').on('data', (chunk: string) => {
+      text += chunk
+      for (const check of waiting) check()
+    })
+    socket.on('error', () => {}) // a reset shows as a close
+    const closed = new Promise<void>((done) =>
+      socket.once('close', () => {
+        ended = true
+        done()
+      }),
+    )
+    socket.once('connect', () =>
+      resolve({
+        send: (bytes) => new Promise<void>((done) => socket.write(bytes, () => done())),
+        receivedWhen: (predicate) =>
+          new Promise((done) => {
+            const check = (): void => {
+              if (!predicate(text)) return
+              waiting.delete(check)
+              done(text)
+            }
+            waiting.add(check)
+            check()
+          }),
+        closed,
+        isClosed: () => ended,
+        destroy: () => socket.destroy(),
+      }),
+    )
+    socket.once('error', reject)
+  })
+}
+
+// The server reads what has arrived on its next turns of the event loop; there is no signal a
+// client can wait for, so it leaves it a moment.
+const settle = () => new Promise((resolve) => setTimeout(resolve, 150))
+
+const postHead = (length: number) =>
+  `POST ${API_BASE}/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TEST_KEY}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`
+
+/** A valid new animal, padded with spaces to exactly `length` bytes. */
+const animalOf = (length: number) => {
+  const json = '{"name":"Padded","categoryId":1}'
+  return json + ' '.repeat(length - json.length)
+}
+
+const statusOf = (text: string) => Number(text.split(' ')[1])
+
+it('holds bodies up to exactly the in-flight limit together, refuses the byte past it with 503, and takes new bodies once the others are read', async () => {
+  const { server } = await serve({ inFlightBytes: 1000 })
+  const first = await open(server)
+  await first.send(postHead(600) + animalOf(600).slice(0, 500))
+  await settle()
+  const second = await open(server)
+  await second.send(postHead(500) + animalOf(500).slice(0, 500)) // 1,000 bytes held: at the limit
+  const created = await second.receivedWhen((text) => text.includes('}'))
+  expect(statusOf(created)).toBe(201)
+  // The second body was read whole and let go: 500 held, and 501 more is one past the limit.
+  const third = await open(server)
+  await third.send(postHead(600) + animalOf(600).slice(0, 501))
+  const busy = await third.receivedWhen((text) => text.includes('}'))
+  expect(statusOf(busy)).toBe(503)
+  expect(busy).toContain('"code":"server_busy"')
+  expect(busy).toContain('"message":"The fake is receiving too many large bodies at once; try again."')
+  await first.send(animalOf(600).slice(500))
+  expect(statusOf(await first.receivedWhen((text) => text.includes('}')))).toBe(201)
+  // Every body is let go: one of the whole limit is taken again.
+  const last = await open(server)
+  await last.send(postHead(1000) + animalOf(1000))
+  expect(statusOf(await last.receivedWhen((text) => text.includes('}')))).toBe(201)
+})
+
+it('lets go of the body of a client that went away halfway', async () => {
+  const { server } = await serve({ inFlightBytes: 1000 })
+  const leaving = connect(server.port, '127.0.0.1')
+  await new Promise<void>((resolve) => leaving.write(postHead(1000) + animalOf(1000).slice(0, 900), () => resolve()))
+  await settle()
+  leaving.destroy()
+  await settle()
+  const next = await open(server)
+  await next.send(postHead(1000) + animalOf(1000))
+  expect(statusOf(await next.receivedWhen((text) => text.includes('}')))).toBe(201)
+})
+
+it('lets go of the part of a body it refused as too large', async () => {
+  const { server } = await serve({ inFlightBytes: 2 * 1024 * 1024 })
+  // Sent in chunks, with no Content-Length to refuse it by: it is refused at its 1,048,577th byte.
+  const large = await open(server)
+  const size = 1024 * 1024 + 1
+  await large.send(`POST ${API_BASE}/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TEST_KEY}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${size.toString(16)}\r\n${animalOf(size)}\r\n`)
+  const refused = await large.receivedWhen((text) => text.includes('}'))
+  expect(statusOf(refused)).toBe(413)
+  // Had the refused 1 MiB stayed counted, 1 MiB more would pass the 2 MiB in flight.
+  const next = await open(server)
+  await next.send(postHead(1024 * 1024) + animalOf(1024 * 1024))
+  expect(statusOf(await next.receivedWhen((text) => text.includes('}')))).toBe(201)
+})
+
+it('after a refusal, reads and drops up to exactly lingerBytes more of the body, then closes the connection', async () => {
+  const { server } = await serve({ lingerBytes: 10_000, lingerMs: 60_000 })
+  const client = await open(server)
+  // Refused by its Content-Length (past the API's 1 MiB) before a byte of the body is read.
+  await client.send(postHead(2 * 1024 * 1024))
+  const refused = await client.receivedWhen((text) => text.includes('}'))
+  expect(statusOf(refused)).toBe(413)
+  expect(refused).toContain('"message":"The request body is larger than 1048576 bytes."')
+  await client.send('x'.repeat(6_000))
+  await client.send('x'.repeat(4_000))
+  await settle()
+  expect(client.isClosed()).toBe(false)
+  await client.send('x')
+  await client.closed
+})
+
+it('after a refusal, closes a connection whose body stops coming once lingerMs have passed', async () => {
+  const { server } = await serve({ lingerMs: 200 })
+  const client = await open(server)
+  await client.send(postHead(2 * 1024 * 1024))
+  expect(statusOf(await client.receivedWhen((text) => text.includes('}')))).toBe(413)
+  await client.closed
+})
+
+it('keeps serving a keep-alive connection whose refused body was sent whole, past lingerMs', async () => {
+  const { server } = await serve({ lingerMs: 200 })
+  const client = await open(server)
+  const length = 1024 * 1024 + 1
+  await client.send(postHead(length) + 'x'.repeat(length))
+  expect(statusOf(await client.receivedWhen((text) => text.includes('}')))).toBe(413)
+  await new Promise((resolve) => setTimeout(resolve, 400))
+  expect(client.isClosed()).toBe(false)
+  await client.send(`GET ${API_BASE}/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TEST_KEY}\r\n\r\n`)
+  const both = await client.receivedWhen((text) => text.split('HTTP/1.1 ').length === 3)
+  expect(statusOf(both.slice(both.lastIndexOf('HTTP/1.1 ')))).toBe(200)
+})
+
+it('reports an exchange whose client gave up while its answer was held back, once, with no status', async () => {
+  const exchanges: Exchange[] = []
+  const { fake, server } = await serve({}, (exchange) => exchanges.push(exchange))
+  fake.force({ method: 'GET', path: '/pets', delayMs: 300, times: 1 })
+  const client = await open(server)
+  await client.send(`GET ${API_BASE}/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TEST_KEY}\r\n\r\n`)
+  await settle()
+  expect(exchanges).toEqual([])
+  client.destroy()
+  await settle()
+  expect(exchanges.map(({ method, path, status }) => ({ method, path, status }))).toEqual([{ method: 'GET', path: '/v1/pets', status: null }])
+  // Past the delay nothing more is reported, and the next request is answered as usual.
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  const next = await open(server)
+  await next.send(`GET ${API_BASE}/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TEST_KEY}\r\n\r\n`)
+  expect(statusOf(await next.receivedWhen((text) => text.includes(']')))).toBe(200)
+  await settle()
+  expect(exchanges.map(({ status }) => status)).toEqual([null, 200])
+})
