@@ -26,22 +26,25 @@ const PRELOAD = fileURLToPath(new URL('./stryker-child.mjs', import.meta.url))
 // alone, never against the tests of the file that set it up, and survive. Mutants a file's setup
 // reached are credited to each of its tests instead (and stay static too, so Stryker still reloads
 // the modules for them when they are also reached on loading).
-let staticBeforeFile: ReadonlySet<string> = new Set()
+let staticBeforeFile: Readonly<Reached> = {}
 
-/** Notes the mutants reached before this test file's own hooks run; stryker-setup.ts calls it in its beforeAll. */
+/** Notes how often each mutant was reached before this test file's own hooks run; stryker-setup.ts calls it in its beforeAll. */
 export function startSetupCoverage(): void {
-  const reached = stryker?.mutantCoverage?.static
-  staticBeforeFile = new Set(reached === undefined ? [] : Object.keys(reached))
+  staticBeforeFile = { ...stryker?.mutantCoverage?.static }
 }
 
-/** Credits the test about to run with what this file's setup reached; stryker-setup.ts calls it before each test. */
+/**
+ * Credits the test about to run with what this file's setup reached: every mutant reached more
+ * often than before the file began (test files share one module graph and one count, so an earlier
+ * file's setup may have reached it too). stryker-setup.ts calls it before each test.
+ */
 export function creditSetupCoverage(): void {
   const test = stryker?.currentTestId
   const coverage = stryker?.mutantCoverage
   if (test === undefined || coverage === undefined) return
   const credited = (coverage.perTest[test] ??= {})
-  for (const mutant of Object.keys(coverage.static)) {
-    if (!staticBeforeFile.has(mutant)) credited[mutant] = (credited[mutant] ?? 0) + 1
+  for (const [mutant, hits] of Object.entries(coverage.static)) {
+    if (hits > (staticBeforeFile[mutant] ?? 0)) credited[mutant] = (credited[mutant] ?? 0) + 1
   }
 }
 
