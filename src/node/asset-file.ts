@@ -14,16 +14,16 @@ export const ASSET_TYPES = {
 
 /**
  * A page serving a file from disk, read on first request and kept: the docs bundle weighs 1.7 MB,
- * so a fake that nobody browses never reads it. A missing file answers 404 saying what to build.
+ * so a fake that nobody browses never reads it. A missing file answers 404 with `remedy`, what to do.
  */
-export function assetFile(file: string, type: string): Page {
+export function assetFile(file: string, type: string, remedy: string): Page {
   let response: Promise<PlainResponse> | undefined
   return () => {
     response ??= readFile(file, 'utf8').then(
-      (body) => ({ status: 200, headers: { 'content-type': `${type}; charset=utf-8` }, body }),
+      (body) => ({ status: 200, headers: { 'content-type': `${type}; charset=utf-8`, 'x-content-type-options': 'nosniff' }, body }),
       () => {
         response = undefined // built later, it is served without a restart
-        return toErrorResponse(apiError('route_not_found', `${file} is missing; run npm run build.`))
+        return toErrorResponse(apiError('route_not_found', `${file} is missing; ${remedy}.`))
       },
     )
     return response

@@ -40,7 +40,7 @@ export function createDashboardPages(control: boolean): [string, Page][] {
     [DASHBOARD_PATHS.page, () => htmlResponse(DASHBOARD_HTML)],
     ...DASHBOARD_MODULES.map((name): [string, Page] => [
       `${DASHBOARD_PATHS.modules}${name}.js`,
-      assetFile(`${DASHBOARD_DIR}${name}.js`, ASSET_TYPES['.js']),
+      assetFile(`${DASHBOARD_DIR}${name}.js`, ASSET_TYPES['.js'], 'run npm run build'),
     ]),
   ]
 }

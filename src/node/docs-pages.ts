@@ -14,6 +14,9 @@ export const DOCS_PATHS = {
   style: `${ASSETS_BASE}swagger-ui/swagger-ui.css`,
 } as const
 
+// What to do when swagger-ui-dist is found but a file of it is not: a broken install.
+const SWAGGER_REMEDY = 'reinstall swagger-ui-dist (npm install swagger-ui-dist)'
+
 /**
  * The API reference: Swagger UI from the `swagger-ui-dist` package, its files served by the fake
  * itself, so the page works with no network beyond the fake.
@@ -30,8 +33,8 @@ export function createDocsPages(contractText: string): [string, Page][] {
   return [
     [DOCS_PATHS.page, () => htmlResponse(DOCS_HTML)],
     document,
-    [DOCS_PATHS.script, assetFile(join(swaggerDir, 'swagger-ui-bundle.js'), ASSET_TYPES['.js'])],
-    [DOCS_PATHS.style, assetFile(join(swaggerDir, 'swagger-ui.css'), ASSET_TYPES['.css'])],
+    [DOCS_PATHS.script, assetFile(join(swaggerDir, 'swagger-ui-bundle.js'), ASSET_TYPES['.js'], SWAGGER_REMEDY)],
+    [DOCS_PATHS.style, assetFile(join(swaggerDir, 'swagger-ui.css'), ASSET_TYPES['.css'], SWAGGER_REMEDY)],
   ]
 }
 

@@ -43,12 +43,23 @@ ${page.body}
 `
 }
 
-/** A 200 answer with HTML. */
+// No other site may frame a page of the fake: framed, the dashboard's buttons (reset, seed) would
+// be clicked through a page the user thinks is another (clickjacking). Both headers, for browsers
+// that know only the older one.
+const PAGE_HEADERS = Object.freeze({
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'content-security-policy': "frame-ancestors 'none'",
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+})
+
+/** A 200 answer with HTML, which no other site may frame. */
 export function htmlResponse(html: string): PlainResponse {
-  return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }, body: html }
+  return { status: 200, headers: PAGE_HEADERS, body: html }
 }
 
 /** A 200 answer with any text type, CORS open like the documents. */
 export function textResponse(type: string, body: string): PlainResponse {
-  return { status: 200, headers: { 'content-type': `${type}; charset=utf-8`, ...CORS_HEADERS }, body }
+  return { status: 200, headers: { 'content-type': `${type}; charset=utf-8`, 'x-content-type-options': 'nosniff', ...CORS_HEADERS }, body }
 }

@@ -138,3 +138,15 @@ it('warns on any bind beyond this machine, and only then', async () => {
   }
   expect((await runCli(['serve', '--control-cors', 'evil.example'])).code).toBe(2)
 })
+
+it('lets no other site frame a page, so no hidden dashboard can be clicked through (clickjacking)', async () => {
+  for (const path of ['/', '/dashboard', '/docs']) {
+    const page = await send(path)
+    expect(page.status, path).toBe(200)
+    expect(page.headers.get('content-type'), path).toBe('text/html; charset=utf-8')
+    expect(page.headers.get('content-security-policy'), path).toBe("frame-ancestors 'none'")
+    expect(page.headers.get('x-frame-options'), path).toBe('DENY')
+    expect(page.headers.get('x-content-type-options'), path).toBe('nosniff')
+  }
+  for (const path of ['/openapi.yaml', '/assets/site.css']) expect((await send(path)).headers.get('x-content-type-options'), path).toBe('nosniff')
+})
