@@ -1,15 +1,16 @@
-const CAUSES: Readonly<Record<string, string>> = {
-  ECONNREFUSED: 'connection refused',
-  ENOTFOUND: 'host not found (DNS)',
-  EAI_AGAIN: 'host not found (DNS lookup failed)',
-  ECONNRESET: 'connection reset',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  ETIMEDOUT: 'connection timed out',
-  UND_ERR_SOCKET: 'connection closed',
-  UND_ERR_HEADERS_TIMEOUT: 'no answer in time',
-  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
-}
+// A Map, so a code named like an object's own property (`toString`) is not found in it.
+const CAUSES: ReadonlyMap<string, string> = new Map([
+  ['ECONNREFUSED', 'connection refused'],
+  ['ENOTFOUND', 'host not found (DNS)'],
+  ['EAI_AGAIN', 'host not found (DNS lookup failed)'],
+  ['ECONNRESET', 'connection reset'],
+  ['EHOSTUNREACH', 'host unreachable'],
+  ['ENETUNREACH', 'network unreachable'],
+  ['ETIMEDOUT', 'connection timed out'],
+  ['UND_ERR_SOCKET', 'connection closed'],
+  ['UND_ERR_HEADERS_TIMEOUT', 'no answer in time'],
+  ['UND_ERR_CONNECT_TIMEOUT', 'connection timed out'],
+])
 
 /**
  * One short phrase for why `fetch` failed: a refused connection, a DNS failure, a timeout.
@@ -21,7 +22,7 @@ export function describeFetchError(error: unknown, timeoutMs?: number): string {
   const cause = (error as { cause?: unknown } | null)?.cause
   const code = (cause as { code?: unknown } | null)?.code
   if (typeof code === 'string') {
-    const known = CAUSES[code]
+    const known = CAUSES.get(code)
     if (known !== undefined) return `${known} (${code})`
     const message = (cause as { message?: unknown }).message
     return typeof message === 'string' ? `${message} (${code})` : code

@@ -143,7 +143,8 @@ function listPets(what: string, search: string, status: number, auth: Auth): { c
       },
     },
   )
-  const shape = `listPets ${status} ${[...params.keys()].filter((name) => name === 'limit' || name === 'status').sort().join(',')}`
+  // A parameter sent twice is still one parameter: the shape is the set of their names.
+  const shape = `listPets ${status} ${[...new Set(params.keys())].filter((name) => name === 'limit' || name === 'status').sort().join(',')}`
   return { candidate: { key: shape, description: described, build }, warnings }
 }
 

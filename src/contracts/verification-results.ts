@@ -136,7 +136,7 @@ function toMismatches(raw: unknown, context: OutcomeContext): Mismatch[] {
 }
 
 function toMismatch(raw: Record<string, unknown>): Mismatch {
-  const kind = KIND_OF[String(raw.type)] ?? 'body'
+  const kind = KIND_OF.get(String(raw.type)) ?? 'body'
   const key = textOf(raw.key ?? raw.path ?? raw.parameter)
   const expected = textOf(raw.expected)
   const actual = textOf(raw.actual)
@@ -149,16 +149,17 @@ function toMismatch(raw: Record<string, unknown>): Mismatch {
   }
 }
 
-const KIND_OF: Readonly<Record<string, MismatchKind>> = {
-  StatusMismatch: 'status',
-  HeaderMismatch: 'header',
-  BodyMismatch: 'body',
-  BodyTypeMismatch: 'body',
-  QueryMismatch: 'query',
-  PathMismatch: 'path',
-  MethodMismatch: 'method',
-  MetadataMismatch: 'metadata',
-}
+// A Map, so a type named like an object's own property (`toString`) is not found in it.
+const KIND_OF: ReadonlyMap<string, MismatchKind> = new Map<string, MismatchKind>([
+  ['StatusMismatch', 'status'],
+  ['HeaderMismatch', 'header'],
+  ['BodyMismatch', 'body'],
+  ['BodyTypeMismatch', 'body'],
+  ['QueryMismatch', 'query'],
+  ['PathMismatch', 'path'],
+  ['MethodMismatch', 'method'],
+  ['MetadataMismatch', 'metadata'],
+])
 
 const SENDING = 'error sending request for url ('
 

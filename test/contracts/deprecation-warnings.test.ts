@@ -33,3 +33,34 @@ it('finds the four getPet interactions of the committed pact, and nothing in wha
     expect(deprecationWarnings(notAPact)).toEqual([])
   }
 })
+
+it('names the consumer only when the pact does', () => {
+  const interactions = [http('get', 'GET', '/pets/1')]
+  for (const consumer of [undefined, 'web-as-text', { name: 7 }, null]) {
+    expect(deprecationWarnings({ ...(consumer === undefined ? {} : { consumer }), interactions })).toStrictEqual([
+      { description: 'get', message: expect.stringMatching(/^"get" calls GET \/pets\/\{petId\}/) },
+    ])
+  }
+})
+
+it('warns of a read of one animal whatever its query or trailing slash, and of nothing else', () => {
+  const warned = deprecationWarnings(
+    pact([
+      http('query', 'GET', '/pets/7?fields=name'),
+      http('slash', 'GET', '/pets/7/'),
+      http('no path', 'GET', undefined as unknown as string),
+      http('no method', undefined as unknown as string, '/pets/7'),
+      http('post', 'POST', '/pets/7'),
+      http('animals', 'GET', '/animals/7'),
+      http('mypets', 'GET', '/mypets/7'),
+      http('pets only', 'GET', '/pets/'),
+      { description: 'no request', request: null },
+      { description: 7, request: { method: 'GET', path: '/pets/7' } },
+    ]),
+  )
+  expect(warned.map((each) => each.description)).toEqual(['query', 'slash'])
+})
+
+it('finds no interactions in a pact whose interactions are not a list', () => {
+  expect(deprecationWarnings({ consumer: { name: 'web' }, interactions: { 0: http('get', 'GET', '/pets/1') } })).toEqual([])
+})

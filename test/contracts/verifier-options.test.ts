@@ -105,3 +105,59 @@ it('takes the pacts from a broker with selectors, and publishes only when asked,
   expect(unpublished.publishVerificationResult).toBeUndefined()
   expect(JSON.stringify(unpublished)).not.toContain(KEY)
 })
+
+it('finds the placeholder however the bearer scheme is spaced or cased, and keeps the scheme as sent', () => {
+  expect(withApiKey(`  BEARER   ${API_KEY_PLACEHOLDER}  `, KEY)).toBe(`BEARER ${KEY}`)
+  expect(withApiKey(`Bearer\t${API_KEY_PLACEHOLDER}`, KEY)).toBe(`Bearer\t${API_KEY_PLACEHOLDER}`)
+  expect(withApiKey(`Bearer ${API_KEY_PLACEHOLDER} extra`, KEY)).toBe(`Bearer ${API_KEY_PLACEHOLDER} extra`)
+  expect(withApiKey(`XBearer ${API_KEY_PLACEHOLDER}`, KEY)).toBe(`XBearer ${API_KEY_PLACEHOLDER}`)
+  expect(withApiKey('', KEY)).toBe('')
+})
+
+it('leaves an Authorization sent more than once as it is', () => {
+  const request: FilterableRequest = { headers: { authorization: [`Bearer ${API_KEY_PLACEHOLDER}`, 'Bearer x'] } }
+  createApiKeyFilter(KEY)(request, {}, () => undefined)
+  expect(request.headers.authorization).toEqual([`Bearer ${API_KEY_PLACEHOLDER}`, 'Bearer x'])
+})
+
+it('marks names with the run\'s marker given to the verifier options, counting Content-Length in bytes', () => {
+  const options = createVerifierOptions({ providerBaseUrl: 'x', apiKey: KEY, stateHandlers: {}, marker: '[run ✓]' })
+  const request: FilterableRequest = { method: 'POST', headers: {}, body: { name: 'Bíscuit', categoryId: 3 } }
+  ;(options.requestFilter as (request: FilterableRequest, response: unknown, next: () => void) => void)(request, {}, () => undefined)
+  expect(request.body).toEqual({ name: 'Bíscuit [run ✓]', categoryId: 3 })
+  expect(request.headers['content-length']).toBe(String(Buffer.byteLength('{"name":"Bíscuit [run ✓]","categoryId":3}')))
+  const unmarked = createVerifierOptions({ providerBaseUrl: 'x', apiKey: KEY, stateHandlers: {} })
+  const plain: FilterableRequest = { method: 'POST', headers: { authorization: `Bearer ${API_KEY_PLACEHOLDER}` }, body: { name: 'Biscuit' } }
+  ;(unmarked.requestFilter as (request: FilterableRequest, response: unknown, next: () => void) => void)(plain, {}, () => undefined)
+  expect(plain).toEqual({ method: 'POST', headers: { authorization: `Bearer ${KEY}` }, body: { name: 'Biscuit' } })
+})
+
+it('leaves a POST without a JSON object body, or with a name that is not text, unmarked', () => {
+  const filter = createRequestFilter({ apiKey: KEY, marker: '[m]' })
+  for (const body of [undefined, null, 'name=Biscuit', { name: 7 }]) {
+    const request: FilterableRequest = { method: 'POST', headers: { 'content-length': '12' }, body }
+    filter(request, {}, () => undefined)
+    expect(request, JSON.stringify(body)).toEqual({ method: 'POST', headers: { 'content-length': '12' }, body })
+  }
+})
+
+it('verifies the local pacts given besides a broker\'s, and nothing local by default when a broker is given', () => {
+  const broker = { url: 'https://broker.example', consumerVersionSelectors: [{ mainBranch: true as const }] }
+  const both = createVerifierOptions({ providerBaseUrl: 'x', apiKey: KEY, stateHandlers: {}, broker, pactUrls: ['/a.json', '/b.json'] })
+  expect(both).toMatchObject({ pactUrls: ['/a.json', '/b.json'], pactBrokerUrl: 'https://broker.example' })
+  const none = createVerifierOptions({ providerBaseUrl: 'x', apiKey: KEY, stateHandlers: {}, pactUrls: [] })
+  expect('pactUrls' in none).toBe(false)
+})
+
+it('asks the broker only for what it was given: no version, branch, publication or timeout unless set', () => {
+  const selectors = [{ branch: 'main' }, { deployedOrReleased: true as const }]
+  const options = createVerifierOptions({ providerBaseUrl: 'x', apiKey: KEY, stateHandlers: {}, broker: { url: 'https://b', consumerVersionSelectors: selectors, publish: false } })
+  expect(options.consumerVersionSelectors).toEqual(selectors)
+  for (const absent of ['providerVersion', 'providerVersionBranch', 'publishVerificationResult', 'timeout', 'pactUrls']) expect(absent in options, absent).toBe(false)
+  const versioned = createVerifierOptions({ providerBaseUrl: 'x', apiKey: KEY, stateHandlers: {}, broker: { url: 'https://b', consumerVersionSelectors: selectors, providerVersion: 'abc' } })
+  expect(versioned).toMatchObject({ providerVersion: 'abc' })
+  expect('providerVersionBranch' in versioned).toBe(false)
+  const branched = createVerifierOptions({ providerBaseUrl: 'x', apiKey: KEY, stateHandlers: {}, broker: { url: 'https://b', consumerVersionSelectors: selectors, branch: 'dev' } })
+  expect(branched).toMatchObject({ providerVersionBranch: 'dev' })
+  expect('providerVersion' in branched).toBe(false)
+})

@@ -61,10 +61,11 @@ const VERIFY_MODULE = new URL('../../dist/contracts/verify-provider.js', import.
 
 /**
  * Verifies the committed pact against `baseUrl` with the built `verifyProvider` (`npm test` builds
- * first), the provider states set up through the public API with `PROVIDER_KEY`.
+ * first), the provider states set up through the public API with `PROVIDER_KEY`, unless `overrides`
+ * say otherwise (other pacts, another key, a timeout).
  */
-export async function verifyAgainst(baseUrl: string): Promise<VerificationReport> {
-  const options: VerifyProviderOptions = { providerBaseUrl: baseUrl, apiKey: PROVIDER_KEY, marker: RUN_MARKER }
+export async function verifyAgainst(baseUrl: string, overrides: Partial<VerifyProviderOptions> = {}): Promise<VerificationReport> {
+  const options: VerifyProviderOptions = { providerBaseUrl: baseUrl, apiKey: PROVIDER_KEY, marker: RUN_MARKER, ...overrides }
   const stryker = strykerChild()
   const child = spawn(process.execPath, ['--input-type=module', '-e', CHILD], {
     env: { ...process.env, PACT_DO_NOT_TRACK: 'true', VERIFY_MODULE, VERIFY_OPTIONS: JSON.stringify(options), ...stryker.env },
