@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises'
 import { Verifier } from '@pact-foundation/pact'
 import { isAnimalsApiError } from './client.js'
 import { describeFetchError } from './fetch-errors.js'
@@ -40,6 +41,9 @@ export type VerificationReport = {
   readonly output: string
 }
 
+/** How long a report waits for provider states still being set up when no timeout is given. */
+const SETUP_WAIT_MS = 30_000
+
 type VerifierJson = { interactionResults?: unknown; output?: unknown }
 
 /**
@@ -51,6 +55,7 @@ type VerifierJson = { interactionResults?: unknown; output?: unknown }
 export async function verifyProvider(options: VerifyProviderOptions): Promise<VerificationReport> {
   const { providerBaseUrl, apiKey, marker, pactUrls, broker, timeoutMs } = options
   const stateErrors: StateError[] = []
+  const settingUp = new Set<Promise<unknown>>()
   const stateHandlers = recordingFailures(
     createProviderStateHandlers({
       baseUrl: providerBaseUrl,
@@ -58,8 +63,7 @@ export async function verifyProvider(options: VerifyProviderOptions): Promise<Ve
       ...(marker === undefined ? {} : { marker }),
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
     }),
-    stateErrors,
-    timeoutMs,
+    { failures: stateErrors, settingUp, timeoutMs },
   )
   const verifierOptions = createVerifierOptions({
     providerBaseUrl,
@@ -77,6 +81,10 @@ export async function verifyProvider(options: VerifyProviderOptions): Promise<Ve
     (json) => ({ passed: true, json }),
     (error: unknown) => ({ passed: false, json: error instanceof Error ? error.message : String(error) }),
   )
+  // Pact gives up on a state's setup after the same timeout as the handler does, and may finish
+  // the run before the handler has recorded why: its failure would be missing from the report.
+  // Without a timeout a setup may never end, so the wait has a bound of its own.
+  await Promise.race([Promise.allSettled(settingUp), delay(timeoutMs ?? SETUP_WAIT_MS, undefined, { ref: false })])
   const json = parseVerifierJson(settled.json)
   const outcomes = toVerificationOutcomes(json, timeoutMs === undefined ? { providerBaseUrl } : { providerBaseUrl, timeoutMs })
   const interactions = outcomes.interactions.map((each) => withStateErrors(each, stateErrors))
@@ -91,24 +99,32 @@ export async function verifyProvider(options: VerifyProviderOptions): Promise<Ve
   }
 }
 
-function recordingFailures(
-  handlers: Readonly<Record<string, ProviderStateHandler>>,
-  failures: StateError[],
-  timeoutMs: number | undefined,
-): Record<string, ProviderStateHandler> {
+/** Where the guarded handlers record their failures, and the setups still running. */
+type Recording = { readonly failures: StateError[]; readonly settingUp: Set<Promise<unknown>>; readonly timeoutMs: number | undefined }
+
+function recordingFailures(handlers: Readonly<Record<string, ProviderStateHandler>>, recording: Recording): Record<string, ProviderStateHandler> {
+  const { failures, settingUp, timeoutMs } = recording
   const guarded: Record<string, ProviderStateHandler> = {}
   for (const [state, handler] of Object.entries(handlers)) {
-    guarded[state] = async (params) => {
-      try {
-        return await handler(params)
-      } catch (error) {
-        const message =
-          isAnimalsApiError(error) || (error instanceof TypeError && error.cause === undefined)
-            ? error.message
-            : describeFetchError(error, timeoutMs)
-        failures.push({ state, message })
-        throw error
-      }
+    guarded[state] = (params) => {
+      const setup = (async () => {
+        try {
+          return await handler(params)
+        } catch (error) {
+          const message =
+            isAnimalsApiError(error) || (error instanceof TypeError && error.cause === undefined)
+              ? error.message
+              : describeFetchError(error, timeoutMs)
+          failures.push({ state, message })
+          throw error
+        }
+      })()
+      settingUp.add(setup)
+      void setup.then(
+        () => settingUp.delete(setup),
+        () => settingUp.delete(setup),
+      )
+      return setup
     }
   }
   return guarded

@@ -113,6 +113,18 @@ it('says which state and which request got no answer within the timeout', async 
   }
 })
 
+it('reports a state that timed out in the last interaction, though the verifier ends first', async () => {
+  const provider = await startVerifiableFake()
+  provider.fake.force({ method: 'POST', path: '/pets', delayMs: 1_500 })
+  try {
+    const report = await verifyAgainst(provider.baseUrl, { pactUrls: [pactOf('last-state-times-out', [GET])], timeoutMs: 300 })
+    expect(report.stateErrors).toEqual([{ state: 'an animal exists', message: 'no answer within 300 ms' }])
+    expect(report.interactions[0]?.mismatches[0]).toEqual({ kind: 'state', message: 'provider state "an animal exists" could not be set up: no answer within 300 ms' })
+  } finally {
+    await provider.close()
+  }
+})
+
 it('says a state failed for a dropped connection, naming the cause', async () => {
   const provider = await startVerifiableFake()
   provider.fake.force({ method: 'POST', path: '/pets', drop: true })
