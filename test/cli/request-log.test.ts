@@ -112,3 +112,91 @@ it('makes the clock text once per second, and anew when the second changes', () 
   log(get)
   expect(lines.map((line) => line.split(' ')[0])).toEqual(['12:00:01', '12:00:01', '12:00:02'])
 })
+
+it('leaves out successful GET and HEAD reads of /__control itself and below it, up to status 399', () => {
+  const lines: string[] = []
+  const log = createRequestLog({ format: 'text', colour: false, write: (line) => lines.push(line), now: () => at.getTime() })
+  for (const exchange of [
+    { ...get, path: '/__control' },
+    { ...get, method: 'HEAD', path: '/__control/journal' },
+    { ...get, method: 'HEAD', path: '/assets/site.css' },
+    { ...get, path: '/__control/journal', status: 399 },
+    { ...get, path: '/__control/journal', status: 400 },
+    { ...get, path: '/__control/journal', status: null },
+    { ...get, path: '/__controlled' },
+    { ...get, method: 'OPTIONS', path: '/__control/journal' },
+  ]) {
+    log(exchange)
+  }
+  expect(lines.map((line) => line.split(' ').slice(1, 4).join(' '))).toEqual([
+    'GET /__control/journal 400',
+    'GET /__control/journal dropped',
+    'GET /__controlled 200',
+    'OPTIONS /__control/journal 200',
+  ])
+})
+
+it('writes JSON Lines with the time the request ended, and leaves out the same quiet reads', () => {
+  const lines: string[] = []
+  const log = createRequestLog({ format: 'json', colour: false, write: (line) => lines.push(line), now: () => at.getTime() })
+  log({ ...get, path: '/__control/journal' })
+  log({ ...get, status: null, durationMs: 0.04 })
+  expect(lines).toEqual([`{"time":"${at.toISOString()}","method":"GET","path":"/v1/pets","status":null,"durationMs":0}\n`])
+})
+
+it('keeps a line that exactly fills the batch with the lines before it', () => {
+  vi.useFakeTimers()
+  try {
+    const writes: string[] = []
+    const out = createBatchedWriter((bytes) => writes.push(Buffer.from(bytes).toString('utf8')))
+    // 1 byte, then a line whose worst case (3 bytes a unit) takes the rest of the batch exactly.
+    const fill = 'z'.repeat((BATCH_BYTES - 1) / 3)
+    expect(1 + fill.length * 3).toBe(BATCH_BYTES)
+    out.write('a')
+    out.write(fill)
+    expect(writes).toEqual([])
+    vi.advanceTimersByTime(BATCH_MS)
+    expect(writes).toEqual([`a${fill}`])
+  } finally {
+    vi.useRealTimers()
+  }
+})
+
+it('starts a new batch with the line that did not fit, sent when its own wait is over', () => {
+  vi.useFakeTimers()
+  try {
+    const writes: string[] = []
+    const out = createBatchedWriter((bytes) => writes.push(Buffer.from(bytes).toString('utf8')))
+    // A batch keeps room for 3 bytes a unit: two lines of a third of it do not fit together.
+    const [first, second] = ['1'.repeat(Math.floor(BATCH_BYTES / 3)), '2'.repeat(Math.floor(BATCH_BYTES / 3))]
+    out.write(first)
+    out.write(second)
+    expect(writes).toEqual([first])
+    vi.advanceTimersByTime(BATCH_MS)
+    expect(writes).toEqual([first, second])
+  } finally {
+    vi.useRealTimers()
+  }
+})
+
+it('holds a line written after a batch went out for a whole wait of its own', () => {
+  vi.useFakeTimers()
+  try {
+    const writes: string[] = []
+    const out = createBatchedWriter((bytes) => writes.push(Buffer.from(bytes).toString('utf8')))
+    out.write('a\n')
+    vi.advanceTimersByTime(BATCH_MS - 1)
+    out.write('b\n')
+    vi.advanceTimersByTime(1)
+    expect(writes).toEqual(['a\nb\n'])
+    vi.advanceTimersByTime(10)
+    out.write('c\n')
+    // A timer set for "b" would have sent "c" at 2 * BATCH_MS - 1; it waits until 60 + BATCH_MS.
+    vi.advanceTimersByTime(BATCH_MS - 1)
+    expect(writes).toEqual(['a\nb\n'])
+    vi.advanceTimersByTime(1)
+    expect(writes).toEqual(['a\nb\n', 'c\n'])
+  } finally {
+    vi.useRealTimers()
+  }
+})

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -138,4 +138,45 @@ it('lets Prefer: code=NNN pick an answer, and --no-prefer turns that off', async
   const [on, off] = await Promise.all([waitForBaseUrl(preferring), waitForBaseUrl(ignoring)])
   expectError(await createApiClient(on).call('/pets', { headers }), 503)
   expect((await createApiClient(off).call('/pets', { headers })).status).toBe(200)
+})
+
+it('ends at once on a second signal while the graceful stop waits for a request', async () => {
+  for (const [first, second] of [['SIGTERM', 'SIGINT'], ['SIGINT', 'SIGTERM']] as const) {
+    const cli = serve(['--port', '0', '--quiet', '--latency', '4000'])
+    const baseUrl = await waitForBaseUrl(cli)
+    // Held back 4 s by --latency: the graceful stop waits for it.
+    const pending = createApiClient(baseUrl, 'k').authed('/pets').catch(() => undefined)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    cli.child.kill(first)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(cli.child.exitCode, `${first}: still stopping`).toBeNull()
+    cli.child.kill(second)
+    expect(await cli.exited, `${first} then ${second}`).toBe(second)
+    await pending
+  }
+})
+
+it('says at shutdown how many interactions it recorded and what it left out of the pact', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'serve-pact-'))
+  const cli = serve(['--port', '0', '--quiet', '--record-pact', dir, '--consumer', 'web'])
+  const baseUrl = await waitForBaseUrl(cli)
+  expect((await createApiClient(baseUrl, 'k').authed('/pets', { query: 'limit=2&page=3' })).status).toBe(200)
+  cli.child.kill('SIGTERM')
+  expect(await cli.exited).toBe(0)
+  const file = join(dir, 'web-animals-service.json')
+  expect(cli.stderr()).toBe(
+    `animals-mock: wrote 1 interaction(s) to ${file}\nanimals-mock: not recorded: GET /v1/pets?limit=2&page=3: the spec defines no query parameter "page": left out of the pact\n`,
+  )
+  expect(existsSync(file)).toBe(true)
+})
+
+it('exits 1 when the recorded pact cannot be written at shutdown, saying why', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'serve-pact-'))
+  writeFileSync(join(dir, 'a-file'), '')
+  const cli = serve(['--port', '0', '--quiet', '--record-pact', join(dir, 'a-file', 'pacts'), '--consumer', 'web'])
+  await waitForBaseUrl(cli)
+  cli.child.kill('SIGINT')
+  expect(await cli.exited).toBe(1)
+  expect(cli.stderr()).toMatch(/^animals-mock: could not write the pact: E[A-Z]+: [^\n]+\n$/)
+  expect(cli.stdout()).toMatch(/animals-mock stopped\n$/)
 })

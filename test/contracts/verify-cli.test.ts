@@ -251,3 +251,58 @@ it('exits 2 with one line when the Pact Broker cannot be reached', async () => {
   expect(run.code).toBe(2)
   expect(run.stderr).toBe(`animals-mock: cannot reach the Pact Broker at http://127.0.0.1:${port}: connection refused (ECONNREFUSED)\n`)
 })
+
+it('exits 2 naming the reason when the broker refuses the results, though every interaction passed', async () => {
+  const broker = await startStandInBroker({ refusePublishing: true })
+  try {
+    const run = await verify(
+      ['--base-url', staging.baseUrl, '--broker-url', broker.url, '--consumer-branch', 'main', '--publish', '--provider-version', '1.2.3', '--branch', 'main'],
+      { ANIMALS_MOCK_VERIFY_KEY: STAGING_KEY, PACT_BROKER_TOKEN: BROKER_TOKEN },
+    )
+    expect(run.code, run.stdout + run.stderr).toBe(2)
+    expect(run.stdout).toContain(`${committed.interactions.length} interactions: ${committed.interactions.length} passed, 0 failed`)
+    expect(run.stdout).not.toContain('published the results')
+    expect(run.stderr).toMatch(new RegExp(`^animals-mock: could not publish the results to ${broker.url}: IO Error - [^\\n]*403 Forbidden[^\\n]*\\n$`))
+    expectNoSecrets({ stdout: run.stdout, stderr: run.stderr }, [STAGING_KEY, BROKER_TOKEN])
+  } finally {
+    await broker.close()
+  }
+})
+
+it('exits 2 in one line when the pacts given hold no interaction at all', async () => {
+  const dir = createReportDir()
+  try {
+    const run = await verify(['--base-url', staging.baseUrl, '--pact', dir.path(''), '--run-id', 'empty-1'])
+    expect(run.code).toBe(2)
+    expect(run.stdout).toBe(
+      `animals-mock verify: the pacts in ${dir.path('')} against ${staging.baseUrl}\nmarker: the animals this run creates are named "<name> [animals-mock verify empty-1]"\n\n`,
+    )
+    expect(run.stderr).toBe('animals-mock: verification could not run: the pacts hold no interactions\n')
+  } finally {
+    dir.remove()
+  }
+})
+
+it("prints Pact's own report on stderr with --verbose, and only then", async () => {
+  const dir = createReportDir()
+  try {
+    const pact = {
+      consumer: { name: 'one-off' },
+      provider: { name: 'animals-service' },
+      interactions: [{ description: 'a list without a key', request: { method: 'GET', path: '/pets' }, response: { status: 200 } }],
+      metadata: { pactSpecification: { version: '2.0.0' } },
+    }
+    writeFileSync(dir.path('one-off.json'), JSON.stringify(pact))
+    const args = ['--base-url', staging.baseUrl, '--pact', dir.path('one-off.json')]
+    const verbose = await verify([...args, '--verbose'])
+    expect(verbose.code).toBe(1)
+    expect(verbose.stdout).toContain(`animals-mock verify: 1 interactions of ${dir.path('one-off.json')} against ${staging.baseUrl}\n`)
+    expect(verbose.stdout).toContain('FAIL  a list without a key\n        status: expected 200 but was 401\n')
+    expect(verbose.stderr).toContain('Verifying a pact between')
+    const quiet = await verify(args)
+    expect(quiet.code).toBe(1)
+    expect(quiet.stderr).toBe('')
+  } finally {
+    dir.remove()
+  }
+})
