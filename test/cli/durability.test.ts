@@ -13,10 +13,10 @@ afterEach(() => {
   for (const cli of running.splice(0)) cli.child.kill('SIGKILL')
 })
 
-async function serve(args: readonly string[]) {
+async function serve(args: readonly string[], startMs?: number) {
   const cli = spawnCli(['serve', '--port', '0', ...args])
   running.push(cli)
-  const baseUrl = await waitForBaseUrl(cli)
+  const baseUrl = await waitForBaseUrl(cli, startMs)
   return { cli, api: createApiClient(baseUrl, 'k'), control: createControlClient(baseUrl.replace(/\/v1$/, '/__control')) }
 }
 
@@ -71,7 +71,9 @@ it('leaves the previous state file whole and loadable when killed in the middle 
   expect(kept.length).toBeGreaterThanOrEqual(fixture.length + 1)
   expect(kept.slice(0, fixture.length + 1).map((pet) => pet.name).at(-1)).toBe('Before')
   expect(before.length).toBeGreaterThan(0)
-  const restarted = await serve(['--state-file', file])
+  // The file may hold hundreds of thousands of animals: loading them in Stryker's instrumented
+  // build takes longer than the usual 10 s allowed for a start.
+  const restarted = await serve(['--state-file', file], 60_000)
   expect(((await restarted.api.authed('/pets', { query: 'limit=1' })).status)).toBe(200)
   expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([])
 })

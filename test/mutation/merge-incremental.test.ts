@@ -14,6 +14,40 @@ it('keeps the results of files a narrowed run did not mutate, and takes the rest
   expect(mergeIncremental(committed, run)).toEqual({
     schemaVersion: '2',
     files: { 'src/core/a.ts': file('new a'), 'src/cli/b.ts': file('old b') },
-    testFiles: { 'test/a.test.ts': tests('new'), 'test/b.test.ts': tests('old b') },
+    testFiles: { 'test/a.test.ts': { tests: [{ id: '0', name: 't' }] }, 'test/b.test.ts': { tests: [{ id: '1', name: 't' }] } },
   })
+})
+
+it('keeps each mutant pointing at the tests that covered and killed it, though both runs numbered their tests from 0', () => {
+  const committed = {
+    files: { 'src/a.ts': { mutants: [{ id: 'a1', coveredBy: ['0', '1'], killedBy: ['1'] }] } },
+    testFiles: { 'test/a.test.ts': { tests: [{ id: '0', name: 'alpha' }, { id: '1', name: 'beta' }] } },
+  }
+  const run = {
+    files: { 'src/b.ts': { mutants: [{ id: 'b1', coveredBy: ['0'], killedBy: ['0'] }, { id: 'b2', coveredBy: [] }] } },
+    testFiles: { 'test/b.test.ts': { tests: [{ id: '0', name: 'gamma' }] } },
+  }
+  const merged = mergeIncremental(committed, run)
+  const nameOf = new Map(
+    Object.entries(merged.testFiles ?? {}).flatMap(([path, entry]) => entry.tests.map((test) => [test.id, `${path} ${test.name}`])),
+  )
+  expect(nameOf.size).toBe(3)
+  const [a1] = merged.files['src/a.ts']?.mutants ?? []
+  expect(a1?.coveredBy?.map((id) => nameOf.get(id))).toEqual(['test/a.test.ts alpha', 'test/a.test.ts beta'])
+  expect(a1?.killedBy?.map((id) => nameOf.get(id))).toEqual(['test/a.test.ts beta'])
+  const [b1, b2] = merged.files['src/b.ts']?.mutants ?? []
+  expect(b1?.killedBy?.map((id) => nameOf.get(id))).toEqual(['test/b.test.ts gamma'])
+  expect(b1?.coveredBy?.map((id) => nameOf.get(id))).toEqual(['test/b.test.ts gamma'])
+  expect(b2).toEqual({ id: 'b2', coveredBy: [] })
+})
+
+it('drops a test the run no longer has from the mutants kept, so Stryker tests them again', () => {
+  const committed = {
+    files: { 'src/a.ts': { mutants: [{ id: 'a1', coveredBy: ['0', '1'], killedBy: ['0'] }] } },
+    testFiles: { 'test/a.test.ts': { tests: [{ id: '0', name: 'renamed since' }, { id: '1', name: 'kept' }] } },
+  }
+  const run = { files: {}, testFiles: { 'test/a.test.ts': { tests: [{ id: '0', name: 'kept' }, { id: '1', name: 'new' }] } } }
+  const merged = mergeIncremental(committed, run)
+  expect(merged.testFiles?.['test/a.test.ts']?.tests).toEqual([{ id: '0', name: 'kept' }, { id: '1', name: 'new' }])
+  expect(merged.files['src/a.ts']?.mutants).toEqual([{ id: 'a1', coveredBy: ['0'], killedBy: [] }])
 })
