@@ -19,11 +19,12 @@ export type VerifierRun = { readonly reply: WorkerReply; readonly log: string }
 /**
  * Runs the verification in a worker process (`verify-worker.js`) and collects its answer and its
  * output. The worker's environment has no key (it arrives over IPC), no broker token unless a
- * broker is used, no Pact broker variables, and `PACT_DO_NOT_TRACK=true`.
+ * broker is used, no Pact broker variables, and `PACT_DO_NOT_TRACK=true`. `worker` is for tests
+ * (a stand-in, or the built worker when they run the sources); `verify` always forks verify-worker.js.
  */
-export async function runVerifierProcess(request: WorkerRequest, env: NodeJS.ProcessEnv): Promise<VerifierRun> {
+export async function runVerifierProcess(request: WorkerRequest, env: NodeJS.ProcessEnv, worker: string = WORKER): Promise<VerifierRun> {
   const withBroker = request.options.broker !== undefined
-  const child = fork(WORKER, [], { env: workerEnv(env, withBroker), stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
+  const child = fork(worker, [], { env: workerEnv(env, withBroker), stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
   const chunks: Buffer[] = []
   child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk))
   child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk))

@@ -8,19 +8,21 @@ export type WorkerReply = { readonly ok: true; readonly report: VerificationRepo
 
 // Pact's verifier prints its own report straight to this process's stdout, from native code; a
 // worker process of its own is the one way `verify` keeps its output readable.
-function reply(message: WorkerReply): void {
+function reply(message: WorkerReply, end: () => void = () => process.exit(0)): void {
   if (process.send === undefined) {
     process.exitCode = 2
     return
   }
-  process.send(message, () => process.exit(0))
+  process.send(message, end)
 }
 
 // pact-js's proxy throws from a socket callback when the provider goes away in the middle of a run.
+// Pact's native run goes on, and an exit waits for it to end, each of its requests timing out (2.7
+// minutes for the committed pact at the default timeout): only a kill ends the worker at once.
 process.on('uncaughtException', (error) => {
   const code = (error as { code?: unknown }).code
   const suffix = typeof code === 'string' && !error.message.includes(code) ? ` (${code})` : ''
-  reply({ ok: false, message: `the verifier stopped: ${error.message}${suffix}` })
+  reply({ ok: false, message: `the verifier stopped: ${error.message}${suffix}` }, () => process.kill(process.pid, 'SIGKILL'))
 })
 
 process.once('message', (message: WorkerRequest) => {

@@ -41,6 +41,7 @@ type RawError = { readonly interaction: string; readonly mismatch: unknown }
 type Located = { consumer?: string; description: string; providerStates: string[] }
 
 const PACT_HEADER = 'Verifying a pact between '
+const PENDING = ' [PENDING]'
 const KIND_ORDER: readonly MismatchKind[] = ['state', 'error', 'method', 'path', 'query', 'status', 'header', 'body', 'metadata']
 
 /**
@@ -50,7 +51,8 @@ const KIND_ORDER: readonly MismatchKind[] = ['state', 'error', 'method', 'path',
 export function toVerificationOutcomes(json: unknown, context: OutcomeContext): VerificationOutcomes {
   const record = isRecord(json) ? json : {}
   const results = arrayOf(record.interactionResults).filter(isRawResult)
-  const errors = arrayOf(record.errors).filter(isRawError)
+  // A pending interaction's failure (a V4 pact can mark one) is listed apart, in `pendingErrors`.
+  const errors = [...arrayOf(record.errors), ...arrayOf(record.pendingErrors)].filter(isRawError)
   const located = locate(arrayOf(record.output).filter((line): line is string => typeof line === 'string'))
   let cursor = 0
   const interactions = results.map((result): InteractionOutcome => {
@@ -124,9 +126,11 @@ function consumerOf(raw: string): string | undefined {
   return split === -1 ? undefined : text.slice(0, split)
 }
 
+// The verifier prints "<description> (<timing>)", then " [PENDING]" when the interaction is pending.
 function withoutTiming(text: string): string {
-  const open = text.lastIndexOf(' (')
-  return open !== -1 && text.endsWith('verification)') ? text.slice(0, open) : text
+  const line = text.endsWith(PENDING) ? text.slice(0, -PENDING.length) : text
+  const open = line.lastIndexOf(' (')
+  return open !== -1 && line.endsWith('verification)') ? line.slice(0, open) : line
 }
 
 function toMismatches(raw: unknown, context: OutcomeContext): Mismatch[] {

@@ -1,8 +1,12 @@
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest'
 import { isCliError } from '../../src/cli/cli-error.js'
 import { VERIFY_HELP, verify } from '../../src/cli/verify.js'
+import { pactFilePath } from '../../src/contracts/pact-files.js'
 import { createSite } from '../../src/core/site.js'
 import { createFake } from '../../src/fake.js'
 import { type RunningServer, startServer } from '../../src/node/server.js'
@@ -130,5 +134,24 @@ it('checks the broker after the deployment, sending the token, and an empty toke
     )
   } finally {
     await new Promise((resolve) => broker.close(resolve))
+  }
+})
+
+it('ends a failure it did not foresee in one line that names the command: a pact that goes missing after the checks', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'animals-verify-'))
+  const pact = join(dir, 'pact.json')
+  copyFileSync(pactFilePath(), pact)
+  // A deployment that passes the key check, and the pact is gone by the time verify reads it again.
+  const vanishing = createServer((_req, res) => {
+    rmSync(pact)
+    res.writeHead(200, { 'content-type': 'application/json' }).end('[]')
+  })
+  await new Promise<void>((resolve) => vanishing.listen(0, '127.0.0.1', resolve))
+  try {
+    const baseUrl = `http://127.0.0.1:${(vanishing.address() as AddressInfo).port}/v1`
+    expect(await refusalOf(['--base-url', baseUrl, '--pact', pact])).toBe(`verify could not run: ENOENT: no such file or directory, stat '${pact}'`)
+  } finally {
+    await new Promise((resolve) => vanishing.close(resolve))
+    rmSync(dir, { recursive: true, force: true })
   }
 })

@@ -70,6 +70,35 @@ it('keeps failures not tied to an interaction as problems', () => {
   expect(problems).toEqual(['Failed to load pact: No pacts found for provider'])
 })
 
+it('reads the mismatches of a failed pending interaction, which the verifier lists apart from the other errors', () => {
+  // As pact_verifier 1.3 reports an interaction a V4 pact marks pending: the run passes ("result": true).
+  const pending = {
+    result: true,
+    errors: [],
+    pendingErrors: [
+      {
+        interaction: 'Verifying a pact between one-off and animals-service - a pending list',
+        mismatch: { type: 'mismatches', mismatches: [{ type: 'StatusMismatch', expected: 200, actual: 401, mismatch: 'expected 200 but was 401' }] },
+      },
+    ],
+    interactionResults: [{ description: 'a pending list', duration: '55ms', interactionKey: 'k1', result: 'Error' }],
+    output: [`Verifying a pact between ${bold('one-off')} and ${bold('animals-service')}`, '  a pending list (0s loading, 55ms verification) \u001b[33m[PENDING]\u001b[0m'],
+  }
+  expect(toVerificationOutcomes(pending, { providerBaseUrl: 'x' })).toEqual({
+    interactions: [
+      {
+        consumer: 'one-off',
+        description: 'a pending list',
+        providerStates: [],
+        passed: false,
+        durationMs: 55,
+        mismatches: [{ kind: 'status', message: 'expected 200 but was 401', expected: '200', actual: '401' }],
+      },
+    ],
+    problems: [],
+  })
+})
+
 it('reads a report without output or colours, and nothing from what is not a report', () => {
   const plain = {
     interactionResults: [{ description: 'a', result: 'OK' }],

@@ -1,5 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { VERIFY_HELP } from '../../src/cli/verify.js'
 import { pactFilePath } from '../../src/contracts/pact-files.js'
 import { runCli } from '../support/cli.js'
 import {
@@ -65,6 +69,14 @@ it('verifies the staging stand-in green at its /v1 base, reporting every interac
     )
 
     const json = JSON.parse(reports.read('r.json')) as { passed: boolean; summary: unknown; interactions: { description: string; providerStates: string[]; result: string }[] }
+    // The report names the run: the command, the deployment, the marker and the pacts, as the first lines of stdout do.
+    expect(json).toMatchObject({
+      command: 'verify',
+      baseUrl: staging.baseUrl,
+      marker: '[animals-mock verify ci-42]',
+      pacts: `${committed.interactions.length} interactions of contracts/pacts/animals-frontend-animals-service.json`,
+    })
+    expect(run.stdout).toContain(`animals-mock verify: ${committed.interactions.length} interactions of contracts/pacts/animals-frontend-animals-service.json against ${staging.baseUrl}\n`)
     expect(json.passed).toBe(true)
     expect(json.summary).toEqual({ interactions: committed.interactions.length, passed: committed.interactions.length, failed: 0 })
     expect(json.interactions.find((each) => each.description === 'a request to get an animal')?.providerStates).toEqual(['an animal exists'])
@@ -302,6 +314,122 @@ it("prints Pact's own report on stderr with --verbose, and only then", async () 
     const quiet = await verify(args)
     expect(quiet.code).toBe(1)
     expect(quiet.stderr).toBe('')
+  } finally {
+    dir.remove()
+  }
+})
+
+it('shows its help from the binary, exit code 0, needing no key', async () => {
+  const run = await verify(['--help'], {})
+  expect(run.code).toBe(0)
+  expect(run.stderr).toBe('')
+  expect(run.stdout).toMatch(/^Usage: animals-mock verify --base-url <url> \[options\]\n/)
+  expect(run.stdout).toContain('Exit codes:\n  0  every interaction passed\n')
+  expect(run.stdout).toBe(VERIFY_HELP)
+})
+
+/** A pact of one interaction that needs no provider state. */
+function writeOneRequestPact(path: string, interaction: Record<string, unknown> = {}): void {
+  const pact = {
+    consumer: { name: 'one-off' },
+    provider: { name: 'animals-service' },
+    interactions: [{ description: 'a list', request: { method: 'GET', path: '/pets' }, response: { status: 200 }, ...interaction }],
+    metadata: { pactSpecification: { version: '2.0.0' } },
+  }
+  writeFileSync(path, JSON.stringify(pact))
+}
+
+/** A deployment that passes verify's key check, then drops every connection, or stops listening. */
+async function startVanishingDeployment(then: 'drop' | 'stop'): Promise<{ readonly baseUrl: string; close(): Promise<void> }> {
+  let checked = false
+  const server = createServer((req, res) => {
+    if (checked) {
+      req.socket.destroy()
+      return
+    }
+    checked = true
+    res.writeHead(200, { 'content-type': 'application/json' }).end('[]', () => {
+      if (then === 'stop') {
+        server.close()
+        server.closeAllConnections()
+      }
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
+
+// The verifier's request through pact-js's proxy then gets no answer: a run that waited for it
+// would take this long.
+const UNANSWERED_MS = 30_000
+
+it('exits 2 at once saying the verifier stopped when the deployment drops a connection in the middle of the run', async () => {
+  const deployment = await startVanishingDeployment('drop')
+  const dir = createReportDir()
+  try {
+    writeOneRequestPact(dir.path('one.json'))
+    const started = Date.now()
+    const run = await verify(['--base-url', deployment.baseUrl, '--pact', dir.path('one.json'), '--timeout', String(UNANSWERED_MS)])
+    expect(run.code, run.stdout + run.stderr).toBe(2)
+    expect(run.stderr).toBe('animals-mock: verification could not run: the verifier stopped: socket hang up (ECONNRESET)\n')
+    expect(run.stdout).not.toMatch(/^FAIL/m)
+    expect(Date.now() - started).toBeLessThan(UNANSWERED_MS - 10_000)
+  } finally {
+    dir.remove()
+    await deployment.close()
+  }
+})
+
+it('exits 2 saying the verifier stopped when the deployment stops listening in the middle of the run, the code not repeated', async () => {
+  const deployment = await startVanishingDeployment('stop')
+  const dir = createReportDir()
+  try {
+    writeOneRequestPact(dir.path('one.json'))
+    const run = await verify(['--base-url', deployment.baseUrl, '--pact', dir.path('one.json'), '--timeout', String(UNANSWERED_MS)])
+    expect(run.code, run.stdout + run.stderr).toBe(2)
+    const address = new URL(deployment.baseUrl).host
+    expect(run.stderr).toBe(`animals-mock: verification could not run: the verifier stopped: connect ECONNREFUSED ${address}\n`)
+  } finally {
+    dir.remove()
+    await deployment.close()
+  }
+})
+
+it('exits 1 when an interaction the pact marks pending fails: pending or not, every interaction must pass', async () => {
+  const dir = createReportDir()
+  try {
+    const pact = {
+      consumer: { name: 'one-off' },
+      provider: { name: 'animals-service' },
+      interactions: [
+        { type: 'Synchronous/HTTP', key: 'pending-1', description: 'a pending list without a key', pending: true, request: { method: 'GET', path: '/pets' }, response: { status: 200 } },
+      ],
+      metadata: { pactSpecification: { version: '4.0' } },
+    }
+    writeFileSync(dir.path('pending.json'), JSON.stringify(pact))
+    const run = await verify(['--base-url', staging.baseUrl, '--pact', dir.path('pending.json'), '--json', dir.path('r.json')])
+    expect(run.code, run.stdout + run.stderr).toBe(1)
+    expect(run.stdout).toContain('FAIL  a pending list without a key\n        status: expected 200 but was 401\n')
+    expect(run.stdout).toContain('1 interactions: 0 passed, 1 failed')
+    expect((JSON.parse(dir.read('r.json')) as { passed: boolean }).passed).toBe(false)
+  } finally {
+    dir.remove()
+  }
+})
+
+it('exits 2 in one line when the reason it was given spans lines: a pact directory whose name holds a line break', async () => {
+  const dir = createReportDir()
+  try {
+    const pacts = dir.path('pacts \n(copy)')
+    mkdirSync(pacts)
+    writeFileSync(join(pacts, 'broken.json'), '{"consumer":{"name":"broken"},"provider":{"name":"animals-service"},"interactions":')
+    const run = await verify(['--base-url', staging.baseUrl, '--pact', pacts])
+    expect(run.code, run.stdout + run.stderr).toBe(2)
+    // The first line of the verifier's reason, trimmed.
+    expect(run.stderr).toBe(`animals-mock: verification could not run: Failed to load pact: Failed to load pact from '${dir.path('pacts')}\n`)
   } finally {
     dir.remove()
   }
