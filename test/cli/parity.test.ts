@@ -2,7 +2,6 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest'
-import { isCliError } from '../../src/cli/cli-error.js'
 import { PARITY_HELP, parity } from '../../src/cli/parity.js'
 import { type Handler, isDropped } from '../../src/core/http.js'
 import { createSite } from '../../src/core/site.js'
@@ -11,6 +10,7 @@ import { PARALLEL_CREATIONS, PARITY_SCENARIOS } from '../../src/contracts/parity
 import { createFake } from '../../src/fake.js'
 import { type RunningServer, startServer } from '../../src/node/server.js'
 import { closedPort } from '../support/deployments.js'
+import { type InProcessOutcome, runInProcess } from '../support/in-process.js'
 
 // `parity` in this process: its options, refusals, and whole runs against deployments served here.
 // test/contracts/parity-cli.test.ts runs it as a process.
@@ -53,23 +53,8 @@ beforeAll(async () => {
 })
 afterAll(() => Promise.all([alike.close(), open.close(), contradicting.close()]))
 
-type Outcome = { readonly code: number | undefined; readonly refused: string | undefined; readonly stdout: string; readonly stderr: string }
-
-async function run(args: readonly string[], env: NodeJS.ProcessEnv = { ANIMALS_MOCK_VERIFY_KEY: KEY }): Promise<Outcome> {
-  const stdout: string[] = []
-  const stderr: string[] = []
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (stdout.push(String(chunk)), true))
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (stderr.push(String(chunk)), true))
-  try {
-    const code = await parity(args, env)
-    return { code, refused: undefined, stdout: stdout.join(''), stderr: stderr.join('') }
-  } catch (error) {
-    if (!isCliError(error)) throw error
-    expect(error.exitCode).toBe(2)
-    return { code: undefined, refused: error.message, stdout: stdout.join(''), stderr: stderr.join('') }
-  } finally {
-    vi.restoreAllMocks()
-  }
+function run(args: readonly string[], env: NodeJS.ProcessEnv = { ANIMALS_MOCK_VERIFY_KEY: KEY }): Promise<InProcessOutcome> {
+  return runInProcess(() => parity(args, env))
 }
 
 async function refusalOf(args: readonly string[], env?: NodeJS.ProcessEnv): Promise<string> {

@@ -4,13 +4,13 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest'
-import { isCliError } from '../../src/cli/cli-error.js'
 import { VERIFY_HELP, verify } from '../../src/cli/verify.js'
 import { pactFilePath } from '../../src/contracts/pact-files.js'
 import { createSite } from '../../src/core/site.js'
 import { createFake } from '../../src/fake.js'
 import { type RunningServer, startServer } from '../../src/node/server.js'
 import { closedPort } from '../support/deployments.js'
+import { type InProcessOutcome, runInProcess } from '../support/in-process.js'
 
 // `verify` in this process, up to the point where it hands the pacts to its worker: options,
 // refusals and the checks of the deployment and the broker. test/contracts/verify-cli.test.ts runs
@@ -29,23 +29,8 @@ beforeAll(async () => {
 })
 afterAll(() => deployment.close())
 
-type Outcome = { readonly code: number | undefined; readonly refused: string | undefined; readonly stdout: string; readonly stderr: string }
-
-async function run(args: readonly string[], env: NodeJS.ProcessEnv = { ANIMALS_MOCK_VERIFY_KEY: KEY }): Promise<Outcome> {
-  const stdout: string[] = []
-  const stderr: string[] = []
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (stdout.push(String(chunk)), true))
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (stderr.push(String(chunk)), true))
-  try {
-    const code = await verify(args, env)
-    return { code, refused: undefined, stdout: stdout.join(''), stderr: stderr.join('') }
-  } catch (error) {
-    if (!isCliError(error)) throw error
-    expect(error.exitCode).toBe(2)
-    return { code: undefined, refused: error.message, stdout: stdout.join(''), stderr: stderr.join('') }
-  } finally {
-    vi.restoreAllMocks()
-  }
+function run(args: readonly string[], env: NodeJS.ProcessEnv = { ANIMALS_MOCK_VERIFY_KEY: KEY }): Promise<InProcessOutcome> {
+  return runInProcess(() => verify(args, env))
 }
 
 async function refusalOf(args: readonly string[], env?: NodeJS.ProcessEnv): Promise<string> {
