@@ -14,7 +14,10 @@ afterAll(async () => {
 
 async function serve(bodyLimits: Partial<BodyLimits>, onExchange?: (exchange: Exchange) => void): Promise<{ fake: Fake; server: RunningServer }> {
   const fake = createFake({ keys: [TEST_KEY] })
-  const server = await startServer({ app: createSite({ api: fake }), bodyLimits, ...(onExchange === undefined ? {} : { onExchange }) })
+  // A keep-alive timeout past any test's time: the connections these tests see closed are closed by
+  // the body limits, not by the idle connection's timeout (5 s by default).
+  const timeouts = { keepAliveMs: 60_000 }
+  const server = await startServer({ app: createSite({ api: fake }), bodyLimits, timeouts, ...(onExchange === undefined ? {} : { onExchange }) })
   servers.push(server)
   return { fake, server }
 }
