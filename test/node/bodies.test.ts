@@ -178,7 +178,9 @@ it('keeps serving a keep-alive connection whose refused body was sent whole, pas
 it('reports an exchange whose client gave up while its answer was held back, once, with no status', async () => {
   const exchanges: Exchange[] = []
   const { fake, server } = await serve({}, (exchange) => exchanges.push(exchange))
-  fake.force({ method: 'GET', path: '/pets', delayMs: 300, times: 1 })
+  // The delay is long beside the waits below, so the report seen after the client left comes
+  // from its leaving, not from the held answer's timer firing on a slow machine.
+  fake.force({ method: 'GET', path: '/pets', delayMs: 2_000, times: 1 })
   const client = await open(server)
   await client.send(`GET ${API_BASE}/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TEST_KEY}\r\n\r\n`)
   await settle()
@@ -187,7 +189,7 @@ it('reports an exchange whose client gave up while its answer was held back, onc
   await settle()
   expect(exchanges.map(({ method, path, status }) => ({ method, path, status }))).toEqual([{ method: 'GET', path: '/v1/pets', status: null }])
   // Past the delay nothing more is reported, and the next request is answered as usual.
-  await new Promise((resolve) => setTimeout(resolve, 300))
+  await new Promise((resolve) => setTimeout(resolve, 2_000))
   const next = await open(server)
   await next.send(`GET ${API_BASE}/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TEST_KEY}\r\n\r\n`)
   expect(statusOf(await next.receivedWhen((text) => text.includes(']')))).toBe(200)
