@@ -1,6 +1,7 @@
-import { spawnSync } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { reportFromCheckpoint } from './checkpoint.js'
 import { mergeIncremental, type IncrementalReport } from './merge-incremental.js'
 
 // `npm run mutate [-- stryker options]`. Stryker's incremental file holds the results of its last
@@ -8,17 +9,45 @@ import { mergeIncremental, type IncrementalReport } from './merge-incremental.js
 // on a copy, and what it learnt is merged into the committed results
 // (reports/stryker-incremental.json): a fresh clone re-tests only what changed since, and runs of
 // one folder at a time add up to the whole.
+//
+// Stryker writes that copy only when the whole run ends. A run stopped early (Ctrl-C, a closed
+// terminal, a killed session) keeps what it measured through the checkpoint reporter's lines:
+// merged when Stryker stops, or at the start of the next run if this process died with it.
 const COMMITTED = 'reports/stryker-incremental.json'
 const WORKING = 'reports/mutation/incremental-run.json'
+const CHECKPOINT = 'reports/mutation/checkpoint.jsonl'
 
+const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as IncrementalReport
+const mergeIntoCommitted = (run: IncrementalReport) =>
+  writeFileSync(COMMITTED, `${JSON.stringify(existsSync(COMMITTED) ? mergeIncremental(read(COMMITTED), run) : run, null, 1)}\n`)
+
+function keepCheckpoint(): void {
+  if (!existsSync(CHECKPOINT)) return
+  const partial = reportFromCheckpoint(readFileSync(CHECKPOINT, 'utf8'))
+  if (partial) {
+    const committed = existsSync(COMMITTED) ? read(COMMITTED) : {}
+    mergeIntoCommitted({ ...committed, ...partial })
+    const results = Object.values(partial.files).reduce((sum, file) => sum + file.mutants.length, 0)
+    console.log(`kept ${results} results of a run that stopped early: merged into ${COMMITTED}`)
+  }
+  rmSync(CHECKPOINT)
+}
+
+keepCheckpoint()
 mkdirSync(dirname(WORKING), { recursive: true })
 if (existsSync(COMMITTED)) copyFileSync(COMMITTED, WORKING)
 // stryker.config.json names WORKING as its incrementalFile, so a bare `npx stryker run` is safe too.
-const stryker = spawnSync('npx', ['stryker', 'run', ...process.argv.slice(2)], { stdio: 'inherit' })
-if (stryker.status === 0 && existsSync(WORKING)) {
-  const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as IncrementalReport
-  const merged = existsSync(COMMITTED) ? mergeIncremental(read(COMMITTED), read(WORKING)) : read(WORKING)
-  writeFileSync(COMMITTED, `${JSON.stringify(merged, null, 1)}\n`)
-  console.log(`mutation results merged into ${COMMITTED}: commit it with the change it measured`)
-}
-process.exit(stryker.status ?? 1)
+// Stryker's own bin rather than npx, so that a SIGTERM passed on reaches Stryker itself.
+const bin = 'node_modules/@stryker-mutator/core/bin/stryker.js'
+const stryker = spawn(process.execPath, [bin, 'run', ...process.argv.slice(2)], { stdio: 'inherit' })
+// Ctrl-C reaches Stryker too (same process group); this process stays to keep what it measured.
+process.on('SIGINT', () => {})
+process.on('SIGTERM', () => stryker.kill('SIGTERM'))
+stryker.on('exit', (code) => {
+  if (code === 0 && existsSync(WORKING)) {
+    mergeIntoCommitted(read(WORKING))
+    rmSync(CHECKPOINT, { force: true })
+    console.log(`mutation results merged into ${COMMITTED}: commit it with the change it measured`)
+  } else keepCheckpoint()
+  process.exit(code ?? 1)
+})
