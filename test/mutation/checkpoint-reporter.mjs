@@ -14,12 +14,18 @@ export const CHECKPOINT_FILE = 'reports/mutation/checkpoint.jsonl'
 class CheckpointReporter {
   /** @type {Set<string>} */
   sourcesWritten = new Set()
+  /**
+   * Vitest's test ids are file and title, a few hundred bytes each, and a mutant on the request
+   * path is covered by a thousand tests: numbered, the lines are a tenth of the size.
+   * @type {Map<string, string>}
+   */
+  numberOfTest = new Map()
 
   /** The tests, with their files' sources: a merge names tests by file and title. */
   onDryRunCompleted({ result }) {
     mkdirSync(dirname(CHECKPOINT_FILE), { recursive: true })
-    const tests = result.tests.map(({ id, name, fileName, startPosition }) => ({
-      id,
+    const tests = result.tests.map(({ id, name, fileName, startPosition }, index) => ({
+      id: this.number(id, index),
       name,
       file: fileName ? relative(process.cwd(), fileName) : '',
       ...(startPosition && { location: { start: { line: startPosition.line + 1, column: startPosition.column + 1 } } }),
@@ -30,10 +36,17 @@ class CheckpointReporter {
 
   /** Every result: those reused from the last run come first, then each mutant as it is tested. */
   onMutantTested(result) {
-    const { fileName, ...mutant } = result
+    const { fileName, killedBy, coveredBy, ...rest } = result
     const file = relative(process.cwd(), fileName)
+    const numbered = (ids) => ids?.map((id) => this.numberOfTest.get(id) ?? id)
+    const mutant = { ...rest, ...(killedBy && { killedBy: numbered(killedBy) }), ...(coveredBy && { coveredBy: numbered(coveredBy) }) }
     this.writeSource(file)
     appendFileSync(CHECKPOINT_FILE, line({ file, mutant }))
+  }
+
+  number(id, index) {
+    this.numberOfTest.set(id, String(index))
+    return String(index)
   }
 
   /**
