@@ -163,6 +163,19 @@ it('under isolation gives each key its own store from the fixture, with its own 
   expect(fake.stores()).toEqual([])
 })
 
+it('under isolation removes a key\'s forced rules one by one, leaving its others in force', () => {
+  const fake = createTestFake({ pets, isolate: true })
+  const controls = fake.forKey('key-a')
+  const first = controls.force({ method: 'POST', status: 503 })
+  const second = controls.force({ method: 'GET', status: 500 })
+  expect(controls.unforce(first.id)).toBe(true)
+  expect(controls.unforce(first.id)).toBe(false)
+  expect(controls.forcedRules().map((rule) => rule.id)).toEqual([second.id])
+  expect(respond(fake, list('key-a')).status).toBe(500)
+  expect(controls.unforce()).toBe(true)
+  expect(respond(fake, list('key-a')).status).toBe(200)
+})
+
 it('refuses a new isolated store past maxTenants with 507', () => {
   const fake = createTestFake({ pets, isolate: true, maxTenants: 1 })
   expect(respond(fake, list('one')).status).toBe(200)

@@ -33,6 +33,18 @@ it('reads a body of exactly the limit', () => {
   expect(parseJsonBody(jsonPost(bytes('[1,2]')), { limit: 5 })).toEqual({ ok: true, value: [1, 2] })
 })
 
+it('cuts the parser\'s reason at 160 characters with an ellipsis, and leaves a shorter one whole', () => {
+  const reasonFor = (key: string) => {
+    const read = parseJsonBody(jsonPost(bytes(`{"${key}":1,"${key}":2}`)))
+    if (read.ok) throw new Error('a repeated key was accepted')
+    return read.error.message.replace(/^The request body is not valid JSON: /, '').replace(/\.$/, '')
+  }
+  const long = reasonFor('a'.repeat(300))
+  expect(long).toBe(`Duplicate key '${'a'.repeat(145)}…`)
+  expect(long).toHaveLength(161)
+  expect(reasonFor('b')).toBe("Duplicate key 'b' encountered at position 8")
+})
+
 it('says when a body is nested too deeply to read', () => {
   const deep = parseJsonBody(jsonPost(bytes(`${'['.repeat(100_000)}${']'.repeat(100_000)}`)))
   expect(deep).toEqual({ ok: false, error: { code: 'malformed_json', message: 'The request body is not valid JSON: it is nested too deeply.' } })
