@@ -128,6 +128,11 @@ it('refuses bad forced rules with the control API message', () => {
   for (const spec of [{}, { status: 200 }, { status: 503, drop: true }, { stauts: 503 }, { status: 503, times: 0 }, { code: 'x' }]) {
     expect(() => fake.force(spec as never), JSON.stringify(spec)).toThrow(FakeInputError)
   }
+  for (const method of ['G T', '', 'A'.repeat(21), 5]) {
+    expect(() => fake.force({ method, status: 503 } as never), String(method)).toThrow("Field 'method' must be an HTTP method such as GET.")
+  }
+  expect(fake.force({ method: 'A'.repeat(20), status: 503 }).method).toBe('A'.repeat(20))
+  expect(fake.forcedRules()).toHaveLength(1)
 })
 
 it('adds fixed or ranged latency to every API answer, and none to preflights', () => {
@@ -174,6 +179,23 @@ it('under isolation removes a key\'s forced rules one by one, leaving its others
   expect(respond(fake, list('key-a')).status).toBe(500)
   expect(controls.unforce()).toBe(true)
   expect(respond(fake, list('key-a')).status).toBe(200)
+})
+
+it('resets an isolated store named by its label to the fixture', () => {
+  const fake = createTestFake({ pets, isolate: true })
+  respond(fake, create('Only-A', 'key-a'))
+  respond(fake, create('Only-B', 'key-b'))
+  fake.forLabel('tenant-1')?.reset()
+  expect(listed(fake, 'key-a')).toEqual(pets)
+  expect(listed(fake, 'key-b').map((pet) => pet.name)).toContain('Only-B')
+})
+
+it('refuses a snapshot of more animals than the cap whole, and takes one of exactly the cap', async () => {
+  const fake = createTestFake({ pets, maxAnimals: 3 })
+  const animals = (count: number) => JSON.stringify(Array.from({ length: count }, (_, i) => ({ id: i + 1, name: `A${i}`, categoryId: 1 })))
+  await expect(fake.loadSnapshot(animals(4))).rejects.toThrow('The snapshot is not valid: more than the maximum of 3 animals.')
+  expect(fake.snapshot()).toEqual(pets)
+  expect(await fake.loadSnapshot(animals(3))).toBe(3)
 })
 
 it('refuses a new isolated store past maxTenants with 507', () => {
