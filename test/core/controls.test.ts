@@ -143,6 +143,7 @@ it('adds fixed or ranged latency to every API answer, and none to preflights', (
   expect(fake.latency).toEqual({ minMs: 100, maxMs: 200 })
   expect(respond(fake, plainRequest({ method: 'OPTIONS' })).delayMs).toBeUndefined()
   fake.setLatency({})
+  expect(fake.latency).toStrictEqual({})
   expect(respond(fake, list()).delayMs).toBeUndefined()
   expect(() => fake.setLatency({ minMs: 5, maxMs: 1 })).toThrow(FakeInputError)
 })

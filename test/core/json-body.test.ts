@@ -43,6 +43,9 @@ it('cuts the parser\'s reason at 160 characters with an ellipsis, and leaves a s
   expect(long).toBe(`Duplicate key '${'a'.repeat(145)}…`)
   expect(long).toHaveLength(161)
   expect(reasonFor('b')).toBe("Duplicate key 'b' encountered at position 8")
+  const exactly = reasonFor('c'.repeat(116))
+  expect(exactly).toBe(`Duplicate key '${'c'.repeat(116)}' encountered at position 123`)
+  expect(exactly).toHaveLength(160)
 })
 
 it('says when a body is nested too deeply to read', () => {
