@@ -78,8 +78,23 @@ it('takes the API CORS headers out of control answers, errors included', async (
   const api = await answer(site.handle(at('/v1/nothing')))
   expect(api.headers['access-control-expose-headers']).toBeDefined()
   for (const response of [refused, notFound]) {
-    expect(response.headers['access-control-allow-origin']).toBeUndefined()
-    expect(response.headers['access-control-expose-headers']).toBeUndefined()
+    expect(Object.keys(response.headers)).not.toContain('access-control-allow-origin')
+    expect(Object.keys(response.headers)).not.toContain('access-control-expose-headers')
     expect(response.headers['content-type']).toContain('application/json')
   }
+})
+
+it('grants control CORS to an opted-in origin only: a foreign page\'s request and its refusal carry none', async () => {
+  const fake = createTestFake()
+  const site = createSite({ api: fake, control: createControl({ fake }), pages, controlCorsOrigins: ['http://localhost:5173'] })
+  const from = (origin: string) => at('/__control/journal', { headers: { host: '127.0.0.1:4010', origin } })
+  const opted = await answer(site.handle(from('http://localhost:5173')))
+  expect(opted.status).toBe(200)
+  expect(opted.headers).toMatchObject({ 'access-control-allow-origin': 'http://localhost:5173', vary: 'Origin' })
+  const foreign = await answer(site.handle(from('http://evil.test')))
+  expect(foreign.status).toBe(403)
+  expect(Object.keys(foreign.headers)).not.toContain('access-control-allow-origin')
+  const refusedEarly = site.admit?.(from('http://evil.test'))
+  expect(refusedEarly?.status).toBe(403)
+  expect(Object.keys(refusedEarly?.headers ?? {})).not.toContain('access-control-allow-origin')
 })
