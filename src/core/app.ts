@@ -26,8 +26,8 @@ export type AppOptions = {
   readonly tenantFor: (token: string) => Result<Tenant, ApiError>
   /** Responses a test forced; they answer after the key check, before the route. */
   readonly forced: ForcedRules
-  /** Whether `Prefer: code=NNN` chooses a request's answer (Prism's header); on unless false. */
-  readonly prefer?: boolean
+  /** Whether `Prefer: code=NNN` chooses a request's answer (Prism's header); the fake's option defaults it. */
+  readonly prefer: boolean
 }
 
 /** What became of one request: the reply, and for the journal who asked and whether it was forced. */
@@ -65,8 +65,7 @@ function matchRoute(path: string): Route | undefined {
  * @example createApp({ keys, tenantFor, forced }).handle(request).reply
  */
 export function createApp(options: AppOptions): App {
-  const { keys, tenantFor, forced } = options
-  const prefer = options.prefer ?? true
+  const { keys, tenantFor, forced, prefer } = options
   // A found animal's headers, by base path (a transport has one or two), built once and frozen.
   const foundHeaders = new Map<string, Fields>()
   const foundHeadersFor = (basePath: string): Fields => {
