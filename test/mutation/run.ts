@@ -28,7 +28,7 @@ function keepCheckpoint(): void {
     const committed = existsSync(COMMITTED) ? read(COMMITTED) : {}
     mergeIntoCommitted({ ...committed, ...partial })
     const results = Object.values(partial.files).reduce((sum, file) => sum + file.mutants.length, 0)
-    console.log(`kept ${results} results of a run that stopped early: merged into ${COMMITTED}`)
+    console.log(`kept the ${results} results (reused ones included) of a run that stopped early: merged into ${COMMITTED}`)
   }
   rmSync(CHECKPOINT)
 }
