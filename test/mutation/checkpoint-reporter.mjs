@@ -9,7 +9,7 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, relative } from 'node:path'
 import { PluginKind, declareClassPlugin } from '@stryker-mutator/api/plugin'
 
-export const CHECKPOINT_FILE = 'reports/mutation/checkpoint.jsonl'
+const CHECKPOINT_FILE = 'reports/mutation/checkpoint.jsonl'
 
 class CheckpointReporter {
   /** @type {Set<string>} */
@@ -24,8 +24,9 @@ class CheckpointReporter {
   /** The tests, with their files' sources: a merge names tests by file and title. */
   onDryRunCompleted({ result }) {
     mkdirSync(dirname(CHECKPOINT_FILE), { recursive: true })
-    const tests = result.tests.map(({ id, name, fileName, startPosition }, index) => ({
-      id: this.number(id, index),
+    this.numberOfTest = new Map(result.tests.map(({ id }, index) => [id, String(index)]))
+    const tests = result.tests.map(({ id, name, fileName, startPosition }) => ({
+      id: this.numberOfTest.get(id),
       name,
       file: fileName ? relative(process.cwd(), fileName) : '',
       ...(startPosition && { location: { start: { line: startPosition.line + 1, column: startPosition.column + 1 } } }),
@@ -42,11 +43,6 @@ class CheckpointReporter {
     const mutant = { ...rest, ...(killedBy && { killedBy: numbered(killedBy) }), ...(coveredBy && { coveredBy: numbered(coveredBy) }) }
     this.writeSource(file)
     appendFileSync(CHECKPOINT_FILE, line({ file, mutant }))
-  }
-
-  number(id, index) {
-    this.numberOfTest.set(id, String(index))
-    return String(index)
   }
 
   /**
