@@ -35,6 +35,21 @@ it('removes the control API with --no-control: its paths answer like any unknown
   expect(cli.stdout()).toContain('control: disabled')
 })
 
+// The control routes are a table built when the module loads; a served fake is where a user meets it.
+it('answers its summary and its forced rules as JSON over HTTP', async () => {
+  const { control, api } = await serve([])
+  expect((await api('k').authed('/pets/1')).status).toBe(200)
+  const added = await control.call('/forced', { method: 'POST', body: { status: 503, times: 2 } })
+  expect(added.status).toBe(201)
+  const summary = await control.call('/')
+  expect(summary.status).toBe(200)
+  expect(summary.headers.get('content-type')).toMatch(/^application\/json/)
+  expect(summary.json).toEqual({ animals: shippedPets('default').length, journal: 1, forcedRules: 1 })
+  const forced = await control.call('/forced')
+  expect(forced.headers.get('content-type')).toMatch(/^application\/json/)
+  expect(forced.json).toMatchObject({ rules: [{ status: 503, times: 2 }] })
+})
+
 it('requires the control token when one is set, and never prints it', async () => {
   const token = 'ctl-token-6c1f0e'
   const { origin, cli } = await serve(['--control-token', token])
