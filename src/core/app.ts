@@ -70,6 +70,7 @@ export function createApp(options: AppOptions): App {
   const foundHeaders = new Map<string, Fields>()
   const foundHeadersFor = (basePath: string): Fields => {
     let headers = foundHeaders.get(basePath)
+    // Stryker disable next-line ConditionalExpression: a cache; headers built again are the same headers
     if (headers === undefined) {
       headers = Object.freeze({ ...JSON_HEADERS, ...deprecationHeaders(basePath) })
       foundHeaders.set(basePath, headers)
@@ -110,6 +111,7 @@ export function createApp(options: AppOptions): App {
     handle(request) {
       const route = matchRoute(request.path)
       if (request.method === 'OPTIONS') {
+        // Stryker disable next-line BooleanLiteral: a preflight is neither journaled nor recorded, so nothing reads its flag
         return { reply: preflight(route, request.headers), tenant: undefined, forced: false }
       }
       const exchange = dispatch(route, request)
@@ -117,8 +119,10 @@ export function createApp(options: AppOptions): App {
       if (isDropped(reply)) return exchange
       // Every answer of the deprecated operation says so, its errors included.
       const isGetPet = route?.kind === 'pet' && (request.method === 'GET' || request.method === 'HEAD')
+      // Stryker disable next-line StringLiteral: adding the deprecation headers again gives the same headers
       const signalled = isGetPet && !('deprecation' in reply.headers) ? withDeprecation(reply, request.basePath) : reply
       const answered = request.method === 'HEAD' ? withoutBody(signalled) : signalled
+      // Stryker disable next-line ConditionalExpression: a copy with the same reply
       return answered === reply ? exchange : { ...exchange, reply: answered }
     },
   }
@@ -130,14 +134,9 @@ function operationOf(route: Route | undefined, method: string): Operation | unde
   return route?.kind === 'pet' && read ? 'getPet' : undefined
 }
 
+// Only asked of an answer that is not the operation's one success status: one of our Error bodies.
 function errorMessageOf(response: PlainResponse): string {
-  try {
-    const parsed: unknown = JSON.parse(response.body ?? '')
-    const message = (parsed as { message?: unknown } | null)?.message
-    return typeof message === 'string' ? message : 'not that status'
-  } catch {
-    return 'not that status'
-  }
+  return (JSON.parse(response.body as string) as ApiError).message
 }
 
 function operate(
@@ -151,9 +150,10 @@ function operate(
     return toErrorResponse(apiError('route_not_found', `No operation at ${request.basePath}${request.path}.`))
   }
   const method = request.method === 'HEAD' ? 'GET' : request.method
-  if (route.kind === 'pets' && method === 'GET') return listPets(listQuery(request.search), store)
-  if (route.kind === 'pets' && method === 'POST') return createPet(request, store)
-  if (route.kind === 'pet' && method === 'GET') return getPet(route.segment, store, foundHeadersFor(request.basePath))
+  if (route.kind === 'pets') {
+    if (method === 'GET') return listPets(listQuery(request.search), store)
+    if (method === 'POST') return createPet(request, store)
+  } else if (method === 'GET') return getPet(route.segment, store, foundHeadersFor(request.basePath))
   const allow = ALLOW[route.kind]
   return toErrorResponse(apiError('method_not_allowed', `${request.method} is not allowed here; use ${allow}.`, { allow }))
 }
@@ -166,7 +166,9 @@ function createListQueryCache(): (search: string) => Result<ListQuery, ApiError>
   const parsed = new Map<string, Result<ListQuery, ApiError>>()
   return (search) => {
     let query = parsed.get(search)
+    // Stryker disable next-line ConditionalExpression: a cache; a query parsed again gives the same answer
     if (query === undefined) {
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: when the cache empties bounds memory only; answers are the same
       if (parsed.size >= LIST_QUERIES_KEPT) parsed.clear()
       query = parseListQuery(new URLSearchParams(search))
       parsed.set(search, query)
@@ -240,9 +242,11 @@ function deprecationHeaders(basePath: string): Fields {
 }
 
 function decodeSegment(segment: string): string {
+  // Stryker disable next-line ConditionalExpression,StringLiteral: a fast path: decodeURIComponent leaves a segment without % as it is
   if (!segment.includes('%')) return segment
   try {
     return decodeURIComponent(segment)
+    // Stryker disable next-line BlockStatement: an undefined segment is refused with the same message
   } catch {
     return segment // not valid percent-encoding: parsePetId refuses it as it stands
   }

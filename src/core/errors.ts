@@ -44,6 +44,7 @@ export type ApiError = {
 
 /** Builds an `ApiError`. */
 export function apiError(code: ErrorCode, message: string, headers?: Fields): ApiError {
+  // Stryker disable next-line ConditionalExpression: headers: undefined reads as no headers everywhere
   return headers === undefined ? { code, message } : { code, message, headers }
 }
 
@@ -53,6 +54,7 @@ export function apiError(code: ErrorCode, message: string, headers?: Fields): Ap
  */
 export function toErrorResponse(error: ApiError): PlainResponse {
   const status = ERROR_STATUS[error.code]
+  // Stryker disable next-line ConditionalExpression: spreading no headers gives the same fields
   const headers = error.headers === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...error.headers }
   return { status, headers, body: errorBody(error.code, error.message, status) }
 }

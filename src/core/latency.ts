@@ -1,5 +1,6 @@
 import { type ApiError, apiError } from './errors.js'
 import { fail, ok, type Result } from './http.js'
+import { isWholeNumber } from './whole-number.js'
 
 /** How long every API answer is held back: not at all, a fixed time, or a random time in a range. */
 export type Latency =
@@ -55,7 +56,7 @@ export function pickDelay(latency: Latency, random: () => number): number {
 }
 
 function isMillis(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_MS
+  return isWholeNumber(value, 0, MAX_MS)
 }
 
 function invalid(message: string): ApiError {

@@ -1,6 +1,7 @@
 import { type ApiError, apiError } from './errors.js'
 import type { SeedOptions } from './fake-service.js'
 import { fail, ok, type Result } from './http.js'
+import { isWholeNumber } from './whole-number.js'
 
 /** The body of `POST /__control/seed`. */
 export type SeedRequest = SeedOptions & { readonly count: number }
@@ -23,8 +24,8 @@ export function parseSeedRequest(input: unknown): Result<SeedRequest, ApiError> 
   if (Object.keys(rest).length > 0) {
     return fail(invalid(`Unknown field(s) ${Object.keys(rest).map((k) => `'${k}'`).join(', ')}.`))
   }
-  if (!isWhole(count, 1, MAX_SEED_COUNT)) return fail(invalid(`Field 'count' must be a whole number from 1 to ${MAX_SEED_COUNT}.`))
-  if (seed !== undefined && !isWhole(seed, 0, 2 ** 32 - 1)) return fail(invalid("Field 'seed' must be a whole number from 0 to 4294967295."))
+  if (!isWholeNumber(count, 1, MAX_SEED_COUNT)) return fail(invalid(`Field 'count' must be a whole number from 1 to ${MAX_SEED_COUNT}.`))
+  if (seed !== undefined && !isWholeNumber(seed, 0, 2 ** 32 - 1)) return fail(invalid("Field 'seed' must be a whole number from 0 to 4294967295."))
   if (statusMix === undefined) return ok(seed === undefined ? { count } : { count, seed })
   const mix = parseStatusMix(statusMix)
   if (!mix.ok) return fail(invalid(`Field 'statusMix': ${mix.error}`))
@@ -41,17 +42,13 @@ export function parseStatusMix(value: unknown): Result<NonNullable<SeedOptions['
   const weights = value as Readonly<Record<string, unknown>>
   const unknown = Object.keys(weights).find((key) => !(STATUS_MIX_KEYS as readonly string[]).includes(key))
   if (unknown !== undefined) return fail(`"${unknown}" is not one of ${STATUS_MIX_KEYS.join(', ')}`)
-  const mix = { available: 0, pending: 0, sold: 0, none: 0 }
+  const mix = {} as Record<(typeof STATUS_MIX_KEYS)[number], number> // each key set below
   for (const key of STATUS_MIX_KEYS) {
     const weight = weights[key] ?? 0
-    if (!isWhole(weight, 0, 1_000_000)) return fail(`the weight of ${key} must be a whole number from 0 to 1000000`)
+    if (!isWholeNumber(weight, 0, 1_000_000)) return fail(`the weight of ${key} must be a whole number from 0 to 1000000`)
     mix[key] = weight
   }
   return STATUS_MIX_KEYS.some((key) => mix[key] > 0) ? ok(mix) : fail('at least one weight must be above 0')
-}
-
-function isWhole(value: unknown, min: number, max: number): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max
 }
 
 function invalid(message: string): ApiError {

@@ -33,7 +33,9 @@ export function createHostPolicy(names: readonly string[] = []): HostPolicy {
     // HTTP/1.0 may omit Host; a browser never does, so there is nothing to rebind.
     if (host === undefined) return true
     let allowed = known.get(host)
+    // Stryker disable next-line ConditionalExpression: a cache; a host decided again gets the same answer
     if (allowed === undefined) {
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: when the cache empties bounds memory only; answers are the same
       if (known.size >= HOSTS_KEPT) known.clear()
       allowed = decide(host)
       known.set(host, allowed)
@@ -45,6 +47,7 @@ export function createHostPolicy(names: readonly string[] = []): HostPolicy {
 function hostName(host: string): string {
   if (host.startsWith('[')) {
     const end = host.indexOf(']')
+    // Stryker disable next-line ConditionalExpression,UnaryOperator: a malformed bracketed host is refused either way
     return end === -1 ? host : host.slice(0, end + 1)
   }
   const colon = host.indexOf(':')

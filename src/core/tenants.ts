@@ -61,6 +61,7 @@ export function createTenants(options: TenantsOptions): Tenants {
   let fixture: AnimalSet = prepareAnimals(options.fixture)
   const newStore = (): Store => createStore({ initial: fixture, budget })
   const newShared = (): Store => createStore({ initial: fixture, budget, ...(options.ids === undefined ? {} : { ids: options.ids }) })
+  // Stryker disable next-line ObjectLiteral: under isolation the shared store answers no request
   let shared: Tenant = { label: SHARED_TENANT, store: options.isolate ? createStore({ initial: fixture }) : newShared() }
   // Every request asks for its store: without isolation the answer is always this one, made once.
   let sharedResult = ok(shared)
@@ -91,8 +92,10 @@ export function createTenants(options: TenantsOptions): Tenants {
       if (!options.isolate) return sharedResult
       const at = now()
       // A sweep costs a walk over the stores: at most once a minute, or when a slot is wanted.
+      // Stryker disable next-line ConditionalExpression: sweeping more often drops the same idle stores
       if (at >= nextSweep) {
         dropIdle(at)
+        // Stryker disable next-line ArithmeticOperator: sweeping more often drops the same idle stores
         nextSweep = at + Math.min(idleMs, 60_000)
       }
       const known = byToken.get(token)

@@ -78,8 +78,9 @@ const LONGEST_DELAY_MS = 2_147_483_647
 const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([204, 205, 304])
 
 async function toResponse(reply: Reply, method: string): Promise<Response> {
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: msw's delay of 0 or NaN is no delay
   if (reply.delayMs !== undefined && reply.delayMs > 0) await delay(Math.min(reply.delayMs, LONGEST_DELAY_MS))
   if (isDropped(reply)) return HttpResponse.error()
-  const hasBody = reply.body !== undefined && method !== 'HEAD' && !NULL_BODY_STATUSES.has(reply.status)
+  const hasBody = method !== 'HEAD' && !NULL_BODY_STATUSES.has(reply.status) // an undefined body is no body too
   return new Response(hasBody ? reply.body : null, { status: reply.status, headers: reply.headers })
 }

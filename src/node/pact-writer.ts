@@ -42,6 +42,7 @@ export async function writePactFile(recording: PactRecording, dir: string): Prom
     const byDescription = new Map<string, PactInteraction>()
     for (const interaction of await existingInteractions(file)) byDescription.set(interaction.description, interaction)
     for (const interaction of recording.interactions()) byDescription.set(interaction.description, interaction)
+    // Stryker disable next-line EqualityOperator: descriptions are map keys, never equal
     const interactions = [...byDescription.values()].sort((a, b) => (a.description < b.description ? -1 : 1))
     const document = {
       consumer: { name: recording.consumer },
@@ -96,5 +97,6 @@ async function withLock<T>(lock: string, work: () => Promise<T>): Promise<T> {
 function sortedKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortedKeys)
   if (typeof value !== 'object' || value === null) return value
+  // Stryker disable next-line EqualityOperator: an object's keys are never equal
   return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, inner]) => [key, sortedKeys(inner)]))
 }

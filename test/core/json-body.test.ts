@@ -17,7 +17,7 @@ it('names JSON by media type whatever its case, with any parameters and +json su
     'application/json; version=2; charset=utf8',
     'application/json ; charset = "utf-8" ',
   ]
-  const refused = ['application/json; charset=utf-16', 'application/json; charset=latin1', 'text/json', 'text/vnd.animals+json', 'application/jsonx']
+  const refused = ['application/json; charset=utf-16', 'application/json; charset', 'application/json; charset=latin1', 'text/json', 'text/vnd.animals+json', 'application/jsonx']
   expect(accepted.filter((type) => !isJsonContentType(type))).toEqual([])
   expect(refused.filter(isJsonContentType)).toEqual([])
 })
