@@ -19,16 +19,20 @@ export function parseOptions<T extends Options>(command: string, args: readonly 
 
 function describeParseError(command: string, error: unknown, names: readonly string[]): string {
   const help = `(animals-mock ${command} --help lists every option)`
+  // Stryker disable next-line OptionalChaining: parseArgs throws Error objects only
   const code = (error as { code?: unknown } | null)?.code
   const message = error instanceof Error ? error.message : String(error)
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
     // Node's message quotes the option as typed: "Unknown option '--prot'".
+    // Stryker disable next-line OptionalChaining,StringLiteral: Node's message always quotes what was typed
     const typed = /'([^']*)'/.exec(message)?.[1] ?? ''
-    const bare = typed.replace(/^-+/, '').split('=')[0] ?? ''
+    // Stryker disable next-line Regex: the option as typed starts with its dashes, so the first run of them is the leading one
+    const bare = typed.replace(/^-+/, '').split('=')[0] as string
     const nearest = nearestName(bare, names)
     return `unknown option ${typed}${nearest === undefined ? '' : `; did you mean --${nearest}?`} ${help}`
   }
   if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+    // Stryker disable next-line OptionalChaining,StringLiteral: Node's message always quotes what was typed
     const typed = /'([^']*)'/.exec(message)?.[1] ?? ''
     return `unexpected argument "${typed}": options start with -- ${help}`
   }
@@ -50,7 +54,7 @@ export function nearestName(typed: string, names: readonly string[]): string | u
 
 /** Levenshtein distance with adjacent transpositions (optimal string alignment). */
 function editDistance(a: string, b: string): number {
-  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)])
+  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i]) // each row is filled in order below
   for (let j = 1; j <= b.length; j++) (rows[0] as number[])[j] = j
   for (let i = 1; i <= a.length; i++) {
     const row = rows[i] as number[]
@@ -58,7 +62,8 @@ function editDistance(a: string, b: string): number {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1
       row[j] = Math.min((above[j] as number) + 1, (row[j - 1] as number) + 1, (above[j - 1] as number) + cost)
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+      // a[-1] and b[-1] are undefined: in the first row and column no transposition matches.
+      if (a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
         row[j] = Math.min(row[j] as number, ((rows[i - 2] as number[])[j - 2] as number) + 1)
       }
     }

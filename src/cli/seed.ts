@@ -87,8 +87,9 @@ function wholeNumber(flag: string, text: string, max: number): number {
 function parseMix(text: string): NonNullable<SeedOptions['statusMix']> {
   const weights: Record<string, number> = {}
   for (const part of text.split(',')) {
-    const [key = '', weight = ''] = part.split('=')
-    weights[key.trim()] = /^[0-9]{1,7}$/.test(weight.trim()) ? Number(weight.trim()) : Number.NaN
+    const [key, weight] = part.split('=') as [string, string?]
+    const digits = String(weight).trim() // without "=", "undefined": no number either
+    weights[key.trim()] = /^[0-9]{1,7}$/.test(digits) ? Number(digits) : Number.NaN
   }
   const mix = parseStatusMix(weights)
   if (!mix.ok) throw new CliError(`--status-mix: ${mix.error}`)

@@ -19,7 +19,7 @@ const CREDENTIAL_OF: Readonly<Record<ProbeAuth, Credential>> = {
  * that need the animal's id or name are left out.
  */
 export function checkAnswer(probe: Probe, answer: ObservedAnswer, sent?: ProbeRequest): Violation[] {
-  const [path = '', query = ''] = (sent?.target ?? probe.path).split('?')
+  const [path, query = ''] = (sent?.target ?? probe.path).split('?') as [string, string?]
   const body = sent === undefined ? undefined : sent.body
   const violations = judgeAnswer(
     {
