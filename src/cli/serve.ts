@@ -188,7 +188,8 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
           onError: (error) => process.stderr.write(`animals-mock: could not write the state file: ${(error as Error).message}\n`),
         })
   if (recording !== undefined) fake.observe(recording.record)
-  const writePact = recording === undefined || pactDir === undefined ? undefined : () => writePactFile(recording, pactDir)
+  // --consumer comes only with --record-pact (checked above).
+  const writePact = recording === undefined ? undefined : () => writePactFile(recording, pactDir as string)
   const control = values['no-control']
     ? undefined
     : createControl({
