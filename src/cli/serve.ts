@@ -107,6 +107,7 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
     consumer: { type: 'string' },
     'control-token': { type: 'string' },
     'control-cors': { type: 'string', multiple: true, default: [] },
+    // Stryker disable next-line ArrayDeclaration: a default host named "Stryker was here" matches no Host a client sends
     'allowed-host': { type: 'string', multiple: true, default: [] },
     'log-format': { type: 'string', default: 'text' },
     quiet: { type: 'boolean', default: false },
@@ -166,7 +167,9 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
     prefer: !values['no-prefer'],
     maxAnimals,
     storeIdleMs,
+    // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given
     ...(ids === undefined ? {} : { ids }),
+    // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given
     ...(latency === undefined ? {} : { latency }),
   })
   if (saved !== undefined) {
@@ -194,12 +197,15 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
     ? undefined
     : createControl({
         fake,
+        // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given
         ...(writePact === undefined ? {} : { writePact }),
+        // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given
         ...(controlToken === undefined ? {} : { token: controlToken }),
         document: readFileSync(CONTROL_OPENAPI_FILE, 'utf8'),
       })
   const controlState = control === undefined ? 'off' : controlToken === undefined ? 'open' : 'token'
   const pages = createPages({ keys: fake.keys, control: controlState })
+  // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given
   const site = createSite({ api: fake, pages, hosts, controlCorsOrigins: controlCors, ...(control === undefined ? {} : { control }) })
   if (!isLoopback(values.host)) {
     const where = values.host === '0.0.0.0' || values.host === '::' || values.host === '' ? 'every network interface' : values.host
