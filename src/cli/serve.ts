@@ -217,6 +217,7 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
   const onExchange = values.quiet
     ? undefined
     : createRequestLog({ format: logFormat, colour: useColour(process.stdout.isTTY, env), write: logOut.write })
+  // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given
   const server = await listenOrSay({ app: site, port, host: values.host, ...(onExchange === undefined ? {} : { onExchange }) })
   // Ready means ready: the handlers for a graceful stop are in place before the first line.
   const stopped = stopSignal()
