@@ -88,6 +88,7 @@ export async function proxy(args: readonly string[], env: NodeJS.ProcessEnv): Pr
   for (const [path, page] of createProxyPages(journal, target)) pages.set(path, page)
   const site = createSite({ api, pages, hosts: createHostPolicy(values['allowed-host']) })
   const requestLog = values.quiet ? undefined : createRequestLog({ format, colour: useColour(process.stdout.isTTY, env), write: out.write })
+  // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given
   const server = await listenOrSay({ app: site, port, host: values.host, ...(requestLog === undefined ? {} : { onExchange: requestLog }) })
   const stopped = stopSignal()
   const banner = { url: `${server.url}${API_BASE}`, target, dashboard: `${server.url}${PROXY_PATHS.dashboard}`, violations: `${server.url}${PROXY_PATHS.violations}` }
