@@ -16,9 +16,11 @@ export default mergeConfig(
   defineConfig({
     test: {
       exclude: ['test/node/responsiveness.test.ts', 'test/browser/**', 'test/package/**', 'test/docs/**', 'test/security/regex-safety.test.ts', 'node_modules/**'],
-      testTimeout: 120_000,
+      // Waits for a spawned fake's start are stretched threefold (test/support/cli.ts), and the
+      // longest of them (60 s for a restart from 400,000 animals) must fit in a test.
+      testTimeout: 300_000,
       hookTimeout: 120_000,
-      env: { FUZZ_SEED: '1', FUZZ_RUNS: '300' },
+      env: { FUZZ_SEED: '1', FUZZ_RUNS: '300', START_WAIT_SCALE: '3' },
       setupFiles: ['test/support/stryker-setup.ts'],
       sequence: { sequencer: QuickFirstSequencer },
       // Test files share one module graph: each mutant's run no longer re-imports src/ for every

@@ -34,9 +34,13 @@ const LISTENING = /^animals-mock listening on (\S+)$/m
 // Under --log-format json the banner is one JSON object.
 const LISTENING_JSON = /^\{"time":"[^"]+","event":"listening","url":"([^"]+)"/m
 
+// Stryker's instrumented build starts more slowly (a child counting coverage took over 60 s to
+// load 400,000 animals once), so vitest.mutate.config.ts stretches every wait for a start.
+const START_WAIT_SCALE = Number(process.env.START_WAIT_SCALE ?? '1')
+
 /** Waits for the line a CI script parses and returns the base URL it names. */
 export async function waitForBaseUrl(cli: CliProcess, timeoutMs = 10_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs
+  const deadline = Date.now() + timeoutMs * START_WAIT_SCALE
   while (Date.now() < deadline) {
     const match = LISTENING.exec(cli.stdout()) ?? LISTENING_JSON.exec(cli.stdout())
     if (match?.[1] !== undefined) return match[1]
