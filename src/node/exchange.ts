@@ -92,7 +92,7 @@ function receive(server: ServerContext, req: IncomingMessage, res: ServerRespons
   const started = server.onExchange === undefined ? 0 : performance.now()
   const exchanging: Exchanging = { server, req, res, headers, started }
   // RFC 9112, 3.2: an HTTP/1.1 request has exactly one Host (two arrive joined, and a host has no comma).
-  if (req.httpVersionMinor === 1 && req.httpVersionMajor === 1 && (headers.host === undefined || headers.host.includes(','))) {
+  if (req.httpVersion === '1.1' && (headers.host === undefined || headers.host.includes(','))) {
     refuse(exchanging, toErrorResponse(apiError('bad_request', 'An HTTP/1.1 request needs exactly one Host header (RFC 9112).')))
     return
   }

@@ -43,13 +43,24 @@ export async function prepareStateFile(path: string): Promise<void> {
     await rm(probe, { force: true })
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    const why = code === 'ENOENT' ? `the folder ${dirname(path)} does not exist` : code === 'EACCES' || code === 'EPERM' ? `no permission to write in ${dirname(path)}` : (error as Error).message
+    const why = code === 'ENOENT' ? `the folder ${dirname(path)} does not exist` : isDenied(error) ? `no permission to write in ${dirname(path)}` : (error as Error).message
     throw new StateFileError(`cannot write the state file ${path}: ${why}`)
   }
   const prefix = `${basename(path)}.`
-  for (const name of await readdir(dirname(path))) {
-    if (name.startsWith(prefix) && name.endsWith('.tmp')) await rm(join(dirname(path), name), { force: true })
+  try {
+    for (const name of await readdir(dirname(path))) {
+      if (name.startsWith(prefix) && name.endsWith('.tmp')) await rm(join(dirname(path), name), { force: true })
+    }
+  } catch (error) {
+    // A folder one may write in but not list (mode -wx), or a leftover of another user's.
+    const why = isDenied(error) ? `no permission to list ${dirname(path)} or remove its ${prefix}*.tmp files` : (error as Error).message
+    throw new StateFileError(`cannot clear what a stopped fake left of the state file ${path}: ${why}`)
   }
+}
+
+function isDenied(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code
+  return code === 'EACCES' || code === 'EPERM'
 }
 
 // Unpredictable, so that no other user of the folder can place a link where the fake will write.
@@ -95,10 +106,9 @@ function readCeiling(file: string): Int64 {
   }
   let next: Int64 | undefined
   try {
-    next = parseInt64Text(String((JSON.parse(text) as { next?: unknown } | null)?.next ?? ''))
-  } catch {
-    next = undefined
-  }
+    // A missing or null next reads as 'undefined' or 'null', which parseInt64Text refuses like any text that is no number.
+    next = parseInt64Text(String((JSON.parse(text) as { next?: unknown } | null)?.next))
+  } catch {} // not JSON: next stays undefined
   if (next === undefined) throw new StateFileError(`id reservation ${file} is corrupt; it was left as it is: move it away or fix it`)
   return next
 }
@@ -164,6 +174,7 @@ export function createStateWriter(options: StateWriterOptions): StateWriter {
     } catch (error) {
       // Also when the rename fails (a folder, or a bind mount, in the state file's place): each
       // interval would otherwise leave a temporary the size of the store behind.
+      // Stryker disable next-line ObjectLiteral,BooleanLiteral: open made the temporary before the try, and nothing else removes it
       await rm(temporary, { force: true })
       throw error
     }

@@ -14,9 +14,10 @@ afterAll(async () => {
 
 async function serve(bodyLimits: Partial<BodyLimits>, onExchange?: (exchange: Exchange) => void): Promise<{ fake: Fake; server: RunningServer }> {
   const fake = createFake({ keys: [TEST_KEY] })
-  // A keep-alive timeout past any test's time: the connections these tests see closed are closed by
-  // the body limits, not by the idle connection's timeout (5 s by default).
-  const timeouts = { keepAliveMs: 60_000 }
+  // Keep-alive and request timeouts past any test's time: the connections these tests see closed
+  // are closed by the body limits, not by an idle connection's timeout (5 s by default) nor by a
+  // request's (30 s by default, which once hid a linger timer that never fired).
+  const timeouts = { keepAliveMs: 60_000, requestMs: 600_000 }
   const server = await startServer({ app: createSite({ api: fake }), bodyLimits, timeouts, ...(onExchange === undefined ? {} : { onExchange }) })
   servers.push(server)
   return { fake, server }
@@ -125,14 +126,38 @@ it('lets go of the body of a client that went away halfway', async () => {
 })
 
 it('lets go of the part of a body it refused as too large', async () => {
-  const { server } = await serve({ inFlightBytes: 2 * 1024 * 1024 })
+  const { fake, server } = await serve({ inFlightBytes: 2 * 1024 * 1024 })
   // Sent in chunks, with no Content-Length to refuse it by: it is refused at its 1,048,577th byte.
   const large = await open(server)
   const size = 1024 * 1024 + 1
   await large.send(`POST ${API_BASE}/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TEST_KEY}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${size.toString(16)}\r\n${animalOf(size)}\r\n`)
   const refused = await large.receivedWhen((text) => text.includes('}'))
   expect(statusOf(refused)).toBe(413)
+  // The body ends after its answer: the refused animal, valid JSON, never reaches the fake,
+  // neither its store nor its journal.
+  const journaled = fake.journal().length
+  await large.send('0\r\n\r\n')
+  await settle()
+  expect(fake.snapshot().map((pet) => pet.name)).not.toContain('Padded')
+  expect(fake.journal()).toHaveLength(journaled)
   // Had the refused 1 MiB stayed counted, 1 MiB more would pass the 2 MiB in flight.
+  const next = await open(server)
+  await next.send(postHead(1024 * 1024) + animalOf(1024 * 1024))
+  expect(statusOf(await next.receivedWhen((text) => text.includes('}')))).toBe(201)
+})
+
+it('does not count what it drops after a refusal among the bodies in flight', async () => {
+  const { server } = await serve({ inFlightBytes: 1.5 * 1024 * 1024, lingerBytes: 4 * 1024 * 1024, lingerMs: 60_000 })
+  const large = await open(server)
+  await large.send(`POST ${API_BASE}/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TEST_KEY}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`)
+  const size = 1024 * 1024 + 1
+  await large.send(`${size.toString(16)}\r\n${animalOf(size)}\r\n`)
+  expect(statusOf(await large.receivedWhen((text) => text.includes('}')))).toBe(413)
+  // Dropped, not held: 0.9 MiB more, still arriving on the refused request's connection.
+  const more = 900 * 1024
+  await large.send(`${more.toString(16)}\r\n${'x'.repeat(more)}\r\n`)
+  await settle()
+  expect(large.isClosed()).toBe(false)
   const next = await open(server)
   await next.send(postHead(1024 * 1024) + animalOf(1024 * 1024))
   expect(statusOf(await next.receivedWhen((text) => text.includes('}')))).toBe(201)

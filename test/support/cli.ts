@@ -14,11 +14,17 @@ export type CliProcess = {
   readonly exited: Promise<number | string>
 }
 
-/** Spawns `node dist/cli.js ...args` with an environment free of the caller's animals-mock settings. */
-export function spawnCli(args: readonly string[], env: Record<string, string> = {}): CliProcess {
+/** Another user to run the CLI as (root only can switch). */
+export type CliUser = { readonly uid: number; readonly gid: number }
+
+/**
+ * Spawns `node dist/cli.js ...args` with an environment free of the caller's animals-mock settings,
+ * in `cwd` when given (else the caller's working directory).
+ */
+export function spawnCli(args: readonly string[], env: Record<string, string> = {}, user?: CliUser, cwd?: string): CliProcess {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('ANIMALS_MOCK_')))
-  const stryker = strykerChild({ ...clean, ...env })
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...clean, ...env, ...stryker.env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const stryker = strykerChild({ ...clean, ...env }, user !== undefined)
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...clean, ...env, ...stryker.env }, stdio: ['ignore', 'pipe', 'pipe'], ...user, ...(cwd === undefined ? {} : { cwd }) })
   child.on('exit', () => stryker.exited())
   let stdout = ''
   let stderr = ''
@@ -54,8 +60,10 @@ export async function waitForBaseUrl(cli: CliProcess, timeoutMs = 10_000): Promi
 export async function runCli(
   args: readonly string[],
   env: Record<string, string> = {},
+  user?: CliUser,
+  cwd?: string,
 ): Promise<{ code: number | string; stdout: string; stderr: string }> {
-  const cli = spawnCli(args, env)
+  const cli = spawnCli(args, env, user, cwd)
   const code = await cli.exited
   return { code, stdout: cli.stdout(), stderr: cli.stderr() }
 }
