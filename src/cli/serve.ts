@@ -201,8 +201,10 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
         ...(writePact === undefined ? {} : { writePact }),
         // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given
         ...(controlToken === undefined ? {} : { token: controlToken }),
+        // Stryker disable next-line StringLiteral: without an encoding readFileSync gives a Buffer: the server sends the same bytes
         document: readFileSync(CONTROL_OPENAPI_FILE, 'utf8'),
       })
+  // Stryker disable next-line StringLiteral: the pages tell only 'off' and 'token' apart; any other state reads as open
   const controlState = control === undefined ? 'off' : controlToken === undefined ? 'open' : 'token'
   const pages = createPages({ keys: fake.keys, control: controlState })
   // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given
@@ -328,6 +330,7 @@ function parseLogFormat(text: string): LogFormat {
 function parseLatencyOption(text: string): { ms: number } | { minMs: number; maxMs: number } {
   const match = /^([0-9]{1,6})(?:-([0-9]{1,6}))?$/.exec(text)
   const [low, high] = [Number(match?.[1]), match?.[2] === undefined ? undefined : Number(match[2])]
+  // Stryker disable next-line ConditionalExpression: with no range high is undefined, and undefined < low or > 300000 is false
   if (match === null || low > 300_000 || (high !== undefined && (high < low || high > 300_000))) {
     throw new CliError(`--latency must be milliseconds (250) or a range (100-900) up to 300000, not "${text}"`)
   }

@@ -103,9 +103,8 @@ export function createAnimalsClient(options: AnimalsClientOptions): AnimalsClien
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown
-  } catch {
-    return undefined
-  }
+  } catch {}
+  return undefined // not JSON
 }
 
 function deprecationOf(response: Response): Deprecation {

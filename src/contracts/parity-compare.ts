@@ -79,6 +79,7 @@ function judge(probe: Probe, difference: Difference, byFake: readonly Violation[
   const onFake = byFake.filter((each) => each.aspect === difference.aspect)
   const onDeployment = byDeployment.filter((each) => each.aspect === difference.aspect)
   if (onFake.length === 0 && onDeployment.length === 0) {
+    // Stryker disable next-line ConditionalExpression: checkAnswer flags a side whose status is not the pinned one, so here none is pinned
     const openStatus = probe.expect.status === undefined && difference.aspect === 'status'
     const reason = openStatus ? probe.expect.rule : (OPEN_BECAUSE[difference.aspect] ?? 'the spec leaves this open')
     return { probe: probe.id, verdict: 'open', ...difference, reason }
@@ -109,6 +110,7 @@ function differencesOf(probe: Probe, fake: ObservedAnswer, deployment: ObservedA
 }
 
 function headersThatMatter(probe: Probe, status: number): Aspect[] {
+  // Stryker disable next-line ArrayDeclaration: describe gives undefined on both sides for an aspect it does not know: no difference
   const aspects: Aspect[] = []
   if (probe.operation === 'createPet' && status === 201) aspects.push('header Location')
   if (probe.operation === 'getPet') aspects.push('header Deprecation', 'header Sunset', 'header Link')
@@ -130,10 +132,12 @@ function describe(aspect: Aspect, answer: ObservedAnswer): string {
     }
     case 'body':
     // Scenarios judge these from several answers; one answer is shown by its body.
+    // Stryker disable StringLiteral: compareOutcome never describes a scenario's aspect; these cases only make the switch whole
     case 'stored animals':
     case 'ids':
     case 'availability':
       return summary(answer.body)
+    // Stryker restore StringLiteral
     case 'header Location':
       return locationShape(answer.headers.location)
     case 'header Sunset':
@@ -155,6 +159,7 @@ function present(value: string | undefined): string {
 
 function locationShape(value: string | undefined): string {
   if (value === undefined) return 'absent'
+  // Stryker disable next-line StringLiteral: split gives one part at least, so pop gives a string; the default only satisfies the type
   const last = value.split('/').pop() ?? ''
   const ending = /^[0-9]+$/.test(last) && value.includes('/pets/') ? '…/pets/<id>' : 'another address'
   return `${value.startsWith('/') ? 'a path' : 'a URL'} to ${ending}`
@@ -187,7 +192,7 @@ export function shapeOf(body: string): Map<string, string> {
       record(path, 'object')
       for (const [key, field] of Object.entries(value)) walk(field, `${path}.${key}`)
     } else {
-      record(path, value === null ? 'null' : typeof value === 'number' && Number.isInteger(value) ? 'integer' : typeof value)
+      record(path, value === null ? 'null' : Number.isInteger(value) ? 'integer' : typeof value)
     }
   }
   if (body === '') record('$', 'empty')
@@ -202,7 +207,6 @@ export function shapeOf(body: string): Map<string, string> {
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown
-  } catch {
-    return undefined
-  }
+  } catch {}
+  return undefined // not JSON
 }

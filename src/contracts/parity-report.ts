@@ -49,11 +49,8 @@ const CELL = 34
  */
 export function formatParityText(report: ParityReport): string {
   const summary = summariseParity(report)
+  if (report.findings.length === 0) return `no differences: the deployment answered all ${summary.probes} probes as the fake did\n`
   const lines: string[] = []
-  if (report.findings.length === 0) {
-    lines.push(`no differences: the deployment answered all ${summary.probes} probes as the fake did`)
-    return `${lines.join('\n')}\n`
-  }
   const requests = new Map([
     ...report.outcomes.map((each): [string, string] => [each.probe.id, describeProbe(each.probe)]),
     ...report.scenarios.map((each): [string, string] => [each.scenario.id, each.scenario.request]),

@@ -79,6 +79,7 @@ function recordEnd(text: Uint8Array, start: number): number | string {
     const code = text[i]
     if (code === 34) {
       i += 1
+      // Stryker disable next-line EqualityOperator: one step past the limit ends the string's scan too, and the loop around stops alike
       while (i < limit && text[i] !== 34) i += text[i] === 92 ? 2 : 1
     } else if (code === 123 || code === 91) {
       depth += 1

@@ -21,7 +21,7 @@ export type HtmlDocument = {
   readonly head?: string
   /** The page's markup, already escaped. */
   readonly body: string
-  readonly bodyClass?: string
+  readonly bodyClass: string
 }
 
 /** A whole HTML page with the site's stylesheet. */
@@ -36,7 +36,7 @@ export function htmlDocument(page: HtmlDocument): string {
 <link rel="stylesheet" href="${SITE_STYLE_PATH}">
 ${page.head ?? ''}
 </head>
-<body${page.bodyClass === undefined ? '' : ` class="${escapeHtml(page.bodyClass)}"`}>
+<body class="${escapeHtml(page.bodyClass)}">
 ${page.body}
 </body>
 </html>

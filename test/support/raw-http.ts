@@ -6,11 +6,13 @@ export type RawResponse = { readonly status: number; readonly head: string; read
 /**
  * Sends bytes as they are over a fresh TCP connection and reads until the server closes it, for
  * requests fetch will not make (repeated headers, broken HTTP). Send `Connection: close`.
+ * `halfClose: false` keeps the sending side open for an answer that comes later: Node's server
+ * drops a request whose client half-closed before it was answered.
  */
-export function rawRequest(origin: string, bytes: string): Promise<RawResponse> {
+export function rawRequest(origin: string, bytes: string, { halfClose = true }: { readonly halfClose?: boolean } = {}): Promise<RawResponse> {
   const { hostname, port } = new URL(origin)
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.end(bytes))
+    const socket = connect(Number(port), hostname, () => (halfClose ? socket.end(bytes) : socket.write(bytes)))
     const chunks: Buffer[] = []
     socket.on('data', (chunk) => chunks.push(chunk))
     socket.on('error', reject)
