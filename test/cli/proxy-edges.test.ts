@@ -46,7 +46,7 @@ async function target(): Promise<{ base: string; seen: Seen[] }> {
 const requestLater = (origin: string, bytes: string): Promise<RawResponse> => rawRequest(origin, bytes, { halfClose: false })
 
 async function startProxy(args: readonly string[], cwd?: string): Promise<{ cli: CliProcess; base: string; origin: string }> {
-  const cli = spawnCli(['proxy', '--port', '0', ...args], {}, undefined, cwd)
+  const cli = spawnCli(['proxy', '--port', '0', ...args], {}, cwd === undefined ? {} : { cwd })
   running.push(cli)
   const base = await waitForBaseUrl(cli)
   return { cli, base, origin: base.replace(/\/v1$/, '') }

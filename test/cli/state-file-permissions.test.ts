@@ -2,16 +2,13 @@ import { chmodSync, mkdtempSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { type CliUser, runCli } from '../support/cli.js'
-
-// Root may list any folder, so as root the fake runs as nobody to meet the permission a user has.
-const user: CliUser | undefined = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined
+import { runCli } from '../support/cli.js'
 
 it('refuses, in one line, a state file in a folder it may write in but not list, and leaves the folder as it was', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'state-unlisted-'))
   chmodSync(dir, 0o333)
   const file = join(dir, 'state.json')
-  const { code, stdout, stderr } = await runCli(['serve', '--port', '0', '--state-file', file], {}, user)
+  const { code, stdout, stderr } = await runCli(['serve', '--port', '0', '--state-file', file], {}, { unprivileged: true })
   expect(code).toBe(2)
   expect(stdout).toBe('')
   expect(stderr).toBe(

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { strykerChild } from './stryker-bridge.js'
 
@@ -14,17 +14,27 @@ export type CliProcess = {
   readonly exited: Promise<number | string>
 }
 
-/** Another user to run the CLI as (root only can switch). */
-export type CliUser = { readonly uid: number; readonly gid: number }
+/** How to run the CLI besides its arguments and environment. */
+export type CliOptions = {
+  /**
+   * Without the privileges that let root read and write anything (capabilities dropped with
+   * util-linux's setpriv), so that a folder's permissions apply as they do to any user; as
+   * another user, the CLI could not read Stryker's sandbox.
+   */
+  readonly unprivileged?: boolean
+  /** The working directory (else the caller's). */
+  readonly cwd?: string
+}
 
-/**
- * Spawns `node dist/cli.js ...args` with an environment free of the caller's animals-mock settings,
- * in `cwd` when given (else the caller's working directory).
- */
-export function spawnCli(args: readonly string[], env: Record<string, string> = {}, user?: CliUser, cwd?: string): CliProcess {
+/** Spawns `node dist/cli.js ...args` with an environment free of the caller's animals-mock settings. */
+export function spawnCli(args: readonly string[], env: Record<string, string> = {}, options: CliOptions = {}): CliProcess {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('ANIMALS_MOCK_')))
-  const stryker = strykerChild({ ...clean, ...env }, user !== undefined)
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...clean, ...env, ...stryker.env }, stdio: ['ignore', 'pipe', 'pipe'], ...user, ...(cwd === undefined ? {} : { cwd }) })
+  const stryker = strykerChild({ ...clean, ...env })
+  const spawnOptions: SpawnOptions = { env: { ...clean, ...env, ...stryker.env }, stdio: ['ignore', 'pipe', 'pipe'], ...(options.cwd === undefined ? {} : { cwd: options.cwd }) }
+  const child: ChildProcess =
+    options.unprivileged === true && process.getuid?.() === 0
+      ? spawn('setpriv', ['--bounding-set=-all', '--inh-caps=-all', process.execPath, CLI, ...args], spawnOptions)
+      : spawn(process.execPath, [CLI, ...args], spawnOptions)
   child.on('exit', () => stryker.exited())
   let stdout = ''
   let stderr = ''
@@ -60,10 +70,9 @@ export async function waitForBaseUrl(cli: CliProcess, timeoutMs = 10_000): Promi
 export async function runCli(
   args: readonly string[],
   env: Record<string, string> = {},
-  user?: CliUser,
-  cwd?: string,
+  options: CliOptions = {},
 ): Promise<{ code: number | string; stdout: string; stderr: string }> {
-  const cli = spawnCli(args, env, user, cwd)
+  const cli = spawnCli(args, env, options)
   const code = await cli.exited
   return { code, stdout: cli.stdout(), stderr: cli.stderr() }
 }

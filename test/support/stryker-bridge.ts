@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -86,11 +86,8 @@ export type StrykerChild = { readonly env: Record<string, string>; exited(): voi
 
 const NOTHING: StrykerChild = { env: {}, exited() {} }
 
-/**
- * Call before spawning a process that runs the built package; pass `env` to it, call `exited` on its exit.
- * `otherUser`: the process runs as another user, who must be able to write what it reached.
- */
-export function strykerChild(baseEnv: NodeJS.ProcessEnv = process.env, otherUser = false): StrykerChild {
+/** Call before spawning a process that runs the built package; pass `env` to it, call `exited` on its exit. */
+export function strykerChild(baseEnv: NodeJS.ProcessEnv = process.env): StrykerChild {
   if (stryker === undefined) return NOTHING
   if (stryker.activeMutant !== undefined) return { env: { __STRYKER_ACTIVE_MUTANT__: String(stryker.activeMutant) }, exited() {} }
   const child: Child = {
@@ -98,7 +95,6 @@ export function strykerChild(baseEnv: NodeJS.ProcessEnv = process.env, otherUser
     tests: new Set(stryker.currentTestId === undefined ? [] : [stryker.currentTestId]),
     counted: new Set(),
   }
-  if (otherUser) chmodSync(child.folder, 0o777)
   children.add(child)
   const nodeOptions = `${baseEnv.NODE_OPTIONS ?? ''} --import=${PRELOAD}`.trim()
   return {
