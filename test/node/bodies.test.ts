@@ -14,10 +14,10 @@ afterAll(async () => {
 
 async function serve(bodyLimits: Partial<BodyLimits>, onExchange?: (exchange: Exchange) => void): Promise<{ fake: Fake; server: RunningServer }> {
   const fake = createFake({ keys: [TEST_KEY] })
-  // Keep-alive and request timeouts past any test's time: the connections these tests see closed
-  // are closed by the body limits, not by an idle connection's timeout (5 s by default) nor by a
-  // request's (30 s by default, which once hid a linger timer that never fired).
-  const timeouts = { keepAliveMs: 60_000, requestMs: 600_000 }
+  // Keep-alive and request timeouts past any test's time, even under the mutation run's longer
+  // test timeout: the connections these tests see closed are closed by the body limits, not by an
+  // idle connection's timeout nor by a request's (each once hid a linger timer that never fired).
+  const timeouts = { keepAliveMs: 600_000, requestMs: 600_000 }
   const server = await startServer({ app: createSite({ api: fake }), bodyLimits, timeouts, ...(onExchange === undefined ? {} : { onExchange }) })
   servers.push(server)
   return { fake, server }
@@ -164,7 +164,7 @@ it('does not count what it drops after a refusal among the bodies in flight', as
 })
 
 it('after a refusal, reads and drops up to exactly lingerBytes more of the body, then closes the connection', async () => {
-  const { server } = await serve({ lingerBytes: 10_000, lingerMs: 60_000 })
+  const { server } = await serve({ lingerBytes: 10_000, lingerMs: 600_000 })
   const client = await open(server)
   // Refused by its Content-Length (past the API's 1 MiB) before a byte of the body is read.
   await client.send(postHead(2 * 1024 * 1024))
