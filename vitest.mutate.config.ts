@@ -17,11 +17,13 @@ export default mergeConfig(
     test: {
       exclude: ['test/node/responsiveness.test.ts', 'test/browser/**', 'test/package/**', 'test/docs/**', 'test/security/regex-safety.test.ts', 'node_modules/**'],
       // Waits for a spawned fake's start are stretched threefold (test/support/cli.ts), and the
-      // longest of them (60 s for a restart from 400,000 animals) must fit in a test.
+      // longest of them (60 s for a restart from 400,000 animals) must fit in a test. Every other
+      // test file gets 90 s (test/support/mutation-timeouts.ts), so a mutant that hangs a request
+      // costs 90 s, not 300.
       testTimeout: 300_000,
       hookTimeout: 120_000,
       env: { FUZZ_SEED: '1', FUZZ_RUNS: '300', START_WAIT_SCALE: '3' },
-      setupFiles: ['test/support/stryker-setup.ts'],
+      setupFiles: ['test/support/mutation-timeouts.ts', 'test/support/stryker-setup.ts'],
       sequence: { sequencer: QuickFirstSequencer },
       // Test files share one module graph: each mutant's run no longer re-imports src/ for every
       // file, which halved the time of the core tests (23.6 s to 11.7 s on one worker); the whole
