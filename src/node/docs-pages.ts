@@ -45,9 +45,8 @@ export function createDocsPages(contractText: string): [string, Page][] {
 function findSwaggerUi(): string | undefined {
   try {
     return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'))
-  } catch {
-    return undefined
-  }
+  } catch {}
+  return undefined // not installed
 }
 
 /**
