@@ -23,8 +23,8 @@ export function landingPage(options: LandingOptions): Page {
 const HOST = /^[A-Za-z0-9.\-]+(?::[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::[0-9]{1,5})?$/
 
 function originOf(request: PlainRequest): string {
-  const host = request.headers.host ?? ''
-  return HOST.test(host) ? `http://${host}` : 'http://127.0.0.1:4010'
+  const host = request.headers.host
+  return host !== undefined && HOST.test(host) ? `http://${host}` : 'http://127.0.0.1:4010'
 }
 
 function renderLanding(options: LandingOptions, origin: string): string {
