@@ -24,17 +24,28 @@ export type CliOptions = {
   readonly unprivileged?: boolean
   /** The working directory (else the caller's). */
   readonly cwd?: string
+  /**
+   * On a terminal, as a person runs it: a pseudo-terminal from util-linux's script. Both of the
+   * CLI's streams then arrive in stdout, with the terminal's \r\n line ends read back as \n.
+   */
+  readonly terminal?: boolean
 }
+
+/** `args` as one POSIX shell word each, for script's --command. */
+const shellWords = (args: readonly string[]): string => args.map((arg) => `'${arg.replaceAll("'", "'\\''")}'`).join(' ')
 
 /** Spawns `node dist/cli.js ...args` with an environment free of the caller's animals-mock settings. */
 export function spawnCli(args: readonly string[], env: Record<string, string> = {}, options: CliOptions = {}): CliProcess {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('ANIMALS_MOCK_')))
   const stryker = strykerChild({ ...clean, ...env })
   const spawnOptions: SpawnOptions = { env: { ...clean, ...env, ...stryker.env }, stdio: ['ignore', 'pipe', 'pipe'], ...(options.cwd === undefined ? {} : { cwd: options.cwd }) }
+  const command = [process.execPath, CLI, ...args]
   const child: ChildProcess =
     options.unprivileged === true && process.getuid?.() === 0
-      ? spawn('setpriv', ['--bounding-set=-all', '--inh-caps=-all', process.execPath, CLI, ...args], spawnOptions)
-      : spawn(process.execPath, [CLI, ...args], spawnOptions)
+      ? spawn('setpriv', ['--bounding-set=-all', '--inh-caps=-all', ...command], spawnOptions)
+      : options.terminal === true
+        ? spawn('script', ['--quiet', '--flush', '--return', '--command', shellWords(command), '/dev/null'], spawnOptions)
+        : spawn(process.execPath, [CLI, ...args], spawnOptions)
   child.on('exit', () => stryker.exited())
   let stdout = ''
   let stderr = ''
@@ -43,7 +54,7 @@ export function spawnCli(args: readonly string[], env: Record<string, string> = 
   const exited = new Promise<number | string>((resolve) =>
     child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)),
   )
-  return { child, stdout: () => stdout, stderr: () => stderr, exited }
+  return { child, stdout: () => (options.terminal === true ? stdout.replaceAll('\r\n', '\n') : stdout), stderr: () => stderr, exited }
 }
 
 const LISTENING = /^animals-mock listening on (\S+)$/m
