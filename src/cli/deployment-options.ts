@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { createRunId, RUN_ID_PATTERN } from '../contracts/run-marker.js'
 import type { Scrubber } from '../contracts/scrub.js'
+import { isToken68 } from '../core/auth.js'
 import { CliError, isCliError } from './cli-error.js'
 
 /** The environment variable holding the key `verify` and `parity` send to the deployment. */
@@ -13,15 +14,13 @@ export const BROKER_TOKEN_ENV = 'PACT_BROKER_TOKEN'
 /** How long each request may take unless `--timeout` says otherwise. */
 export const DEFAULT_TIMEOUT_MS = 10_000
 
-const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/
-
 /** The key from the environment, refused with one line (which never shows it) when missing or unusable. */
 export function readVerifyKey(env: NodeJS.ProcessEnv): string {
   const key = env[VERIFY_KEY_ENV]
   if (key === undefined || key.trim() === '') {
     throw new CliError(`${VERIFY_KEY_ENV} is not set: export the API key the deployment accepts (it is never read from the command line)`)
   }
-  if (!TOKEN68.test(key)) {
+  if (!isToken68(key)) {
     throw new CliError(`${VERIFY_KEY_ENV} is not a usable bearer token: only letters, digits and - . _ ~ + / (then = padding)`)
   }
   return key

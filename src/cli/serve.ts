@@ -10,6 +10,7 @@ import { describeKeys } from '../node/describe-keys.js'
 import { createPages, PAGE_PATHS } from '../node/pages.js'
 import { createIdReservation, createStateWriter, prepareStateFile, readStateFile, StateFileError } from '../node/state-file.js'
 import { createHostPolicy } from '../core/site-guard.js'
+import { isToken68 } from '../core/auth.js'
 import { isFakeInputError } from '../core/errors.js'
 import { CliError } from './cli-error.js'
 import { parseOptions } from './parse-options.js'
@@ -86,8 +87,6 @@ Examples:
   animals-mock serve --port 0 --log-format json > requests.log
 `
 
-const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/
-
 /** Runs `animals-mock serve`; resolves once the server has stopped on SIGINT or SIGTERM. */
 export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
   const { values } = parseOptions('serve', args, {
@@ -122,7 +121,7 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
     throw new CliError(`--port must be a number from 0 to 65535, not "${values.port}"`)
   }
   const keys = [...values['api-key'], ...(env[API_KEYS_ENV] ?? '').split(',')].map((key) => key.trim())
-  if (keys.some((key) => key !== '' && !TOKEN68.test(key))) {
+  if (keys.some((key) => key !== '' && !isToken68(key))) {
     throw new CliError('an API key may hold only letters, digits and - . _ ~ + / (then = padding)')
   }
   const controlToken = values['control-token'] ?? env[CONTROL_TOKEN_ENV]

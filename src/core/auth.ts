@@ -13,6 +13,11 @@ export function createKeyPolicy(keys: readonly string[]): KeyPolicy {
 // The bearer token grammar of RFC 6750: token68.
 const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/
 
+/** Whether `text` can be sent as `Authorization: Bearer <text>`: RFC 6750's token68. */
+export function isToken68(text: string): boolean {
+  return TOKEN68.test(text)
+}
+
 /**
  * Checks `Authorization: Bearer <key>` (scheme case-insensitive) and returns the token. The
  * messages never repeat the token.
@@ -29,7 +34,7 @@ export function authenticate(authorization: string | undefined, policy: KeyPolic
   }
   const token = space === -1 ? '' : text.slice(space + 1).trim()
   if (token === '') return fail(unauthorized('The bearer token is empty.', INVALID_TOKEN))
-  if (!TOKEN68.test(token) || !isAccepted(token, policy)) {
+  if (!isToken68(token) || !isAccepted(token, policy)) {
     return fail(unauthorized('The API key is not valid.', INVALID_TOKEN))
   }
   return ok(token)
