@@ -1,16 +1,30 @@
-// A Map, so a code named like an object's own property (`toString`) is not found in it.
-const CAUSES: ReadonlyMap<string, string> = new Map([
-  ['ECONNREFUSED', 'connection refused'],
-  ['ENOTFOUND', 'host not found (DNS)'],
-  ['EAI_AGAIN', 'host not found (DNS lookup failed)'],
-  ['ECONNRESET', 'connection reset'],
-  ['EHOSTUNREACH', 'host unreachable'],
-  ['ENETUNREACH', 'network unreachable'],
-  ['ETIMEDOUT', 'connection timed out'],
-  ['UND_ERR_SOCKET', 'connection closed'],
-  ['UND_ERR_HEADERS_TIMEOUT', 'no answer in time'],
-  ['UND_ERR_CONNECT_TIMEOUT', 'connection timed out'],
-])
+// A function, not a table built when the module loads: read at each call, so its phrases are
+// checked by the tests that call it (a mutation run cannot switch what was built on loading).
+function causeOf(code: string): string | undefined {
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused'
+    case 'ENOTFOUND':
+      return 'host not found (DNS)'
+    case 'EAI_AGAIN':
+      return 'host not found (DNS lookup failed)'
+    case 'ECONNRESET':
+      return 'connection reset'
+    case 'EHOSTUNREACH':
+      return 'host unreachable'
+    case 'ENETUNREACH':
+      return 'network unreachable'
+    case 'ETIMEDOUT':
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return 'connection timed out'
+    case 'UND_ERR_SOCKET':
+      return 'connection closed'
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return 'no answer in time'
+    default:
+      return undefined
+  }
+}
 
 /**
  * One short phrase for why `fetch` failed: a refused connection, a DNS failure, a timeout.
@@ -22,7 +36,7 @@ export function describeFetchError(error: unknown, timeoutMs?: number): string {
   const cause = (error as { cause?: unknown } | null)?.cause
   const code = (cause as { code?: unknown } | null)?.code
   if (typeof code === 'string') {
-    const known = CAUSES.get(code)
+    const known = causeOf(code)
     if (known !== undefined) return `${known} (${code})`
     const message = (cause as { message?: unknown }).message
     return typeof message === 'string' ? `${message} (${code})` : code
