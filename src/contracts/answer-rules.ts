@@ -67,11 +67,16 @@ export function credentialOf(authorization: string | undefined): Credential {
   return rest.length === 0 ? 'empty-token' : 'unknown'
 }
 
-const REFUSED: ReadonlySet<Credential> = new Set(['none', 'empty-token', 'wrong-scheme', 'refused-key'])
 const SUCCESS_OF = { listPets: 'listOk', createPet: 'created', getPet: 'found' } as const
 const SUCCESS_STATUS = { listPets: 200, createPet: 201, getPet: 200 } as const
 const REMOVAL_DAY = Date.UTC(2030, 11, 5)
 const DAY_MS = 86_400_000
+
+// Checks read at each call, like the problems below, rather than built when the module loads:
+// `npm run mutate` can change only what runs while a test does (docs/contributing.md).
+function isRefused(credential: Credential): boolean {
+  return credential === 'none' || credential === 'empty-token' || credential === 'wrong-scheme' || credential === 'refused-key'
+}
 
 /**
  * Every way an answer contradicts the spec, judged from the request and the answer alone: the
@@ -88,10 +93,10 @@ export function judgeAnswer(request: JudgedRequest, answer: ObservedAnswer): Vio
     violations.push({ aspect: 'status', reason: `a server error, which the spec does not answer to this request; ${cite(SUCCESS_OF[request.operation])}` })
   }
   const success = SUCCESS_STATUS[request.operation]
-  if (status >= 200 && status < 300 && status !== success && !REFUSED.has(request.credential)) {
+  if (status >= 200 && status < 300 && status !== success && !isRefused(request.credential)) {
     violations.push({ aspect: 'status', reason: `${status} instead of ${success}; ${cite(SUCCESS_OF[request.operation])}` })
   }
-  if (REFUSED.has(request.credential) && status !== 401 && status < 500) {
+  if (isRefused(request.credential) && status !== 401 && status < 500) {
     violations.push({ aspect: 'status', reason: `${refusalOf(request.credential)} was answered ${status}; ${cite('unauthorized')}` })
   }
   const hasBody = request.method !== 'HEAD' && answer.body !== ''
@@ -147,7 +152,7 @@ function checkSuccess(request: JudgedRequest, body: Parsed): Violation[] {
   if (request.operation === 'createPet') violations.push(...checkCreated(request, body))
   if (request.operation === 'listPets') violations.push(...checkList(request, body))
   if (request.operation === 'getPet' && body !== undefined) {
-    const problem = body.ok ? petProblem(body.value) : NOT_JSON
+    const problem = body.ok ? petProblem(body.value) : notJson()
     if (problem !== undefined) {
       violations.push({ aspect: 'body', reason: `the body is not a Pet: ${problem.text}; ${cite(problem.rule)}` })
     } else {
@@ -173,7 +178,7 @@ function checkCreated(request: JudgedRequest, body: Parsed): Violation[] {
     return [{ aspect: 'status', reason: `an animal with ${sent.problem.text} was added; ${cite(sent.problem.rule)}` }]
   }
   // Stryker disable next-line ConditionalExpression: only POST names createPet, and only a HEAD answer is left unparsed
-  const problem = body === undefined ? undefined : body.ok ? petProblem(body.value) : NOT_JSON
+  const problem = body === undefined ? undefined : body.ok ? petProblem(body.value) : notJson()
   if (problem !== undefined) return [{ aspect: 'body', reason: `the body is not a Pet: ${problem.text}; ${cite(problem.rule)}` }]
   // Stryker disable next-line ConditionalExpression,LogicalOperator: the body is a Pet by now; with no animal sent, no field differs
   if (sent.pet === undefined || body === undefined || !body.ok || !isRecord(body.value)) return []
@@ -237,7 +242,9 @@ function checkSunset(answer: ObservedAnswer): Violation[] {
 
 type Problem = { readonly text: string; readonly rule: 'petId' | 'petName' | 'petCategoryId' | 'petStatus' | 'petList' | 'json' | 'badBody' | 'missingField' }
 
-const NOT_JSON: Problem = { text: 'not JSON', rule: 'json' }
+function notJson(): Problem {
+  return { text: 'not JSON', rule: 'json' }
+}
 
 function petProblem(value: unknown): Problem | undefined {
   if (!isRecord(value)) return { text: 'not an object', rule: 'petList' }
