@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises'
 import { isAbsolute, relative } from 'node:path'
 import {
   type ConsumerVersionSelector,
-  DEFAULT_CONSUMER_VERSION_SELECTORS,
+  defaultConsumerVersionSelectors,
   parseConsumerVersionSelectors,
 } from '../contracts/consumer-version-selectors.js'
 import { PACT_PARTIES, pactFilePath } from '../contracts/pact-files.js'
@@ -59,7 +59,7 @@ function parseBroker(values: PactSourceValues): BrokerOptions | undefined {
   if (providerVersion === '' || branch === '') throw new CliError('--provider-version and --branch must not be empty')
   return {
     url,
-    consumerVersionSelectors: selectors.length === 0 ? DEFAULT_CONSUMER_VERSION_SELECTORS : selectors,
+    consumerVersionSelectors: selectors.length === 0 ? defaultConsumerVersionSelectors() : selectors,
     ...(providerVersion === undefined ? {} : { providerVersion }),
     ...(branch === undefined ? {} : { branch }),
     ...(publish ? { publish: true } : {}),

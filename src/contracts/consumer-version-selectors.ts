@@ -17,14 +17,12 @@ export type ConsumerVersionSelector = {
 }
 
 /** Pact's recommended selection: each consumer's main branch, and whatever is deployed or released. */
-export const DEFAULT_CONSUMER_VERSION_SELECTORS: readonly ConsumerVersionSelector[] = [
-  { mainBranch: true },
-  { deployedOrReleased: true },
-]
+export function defaultConsumerVersionSelectors(): ConsumerVersionSelector[] {
+  return [{ mainBranch: true }, { deployedOrReleased: true }]
+}
 
 const TEXT_FIELDS = ['branch', 'fallbackBranch', 'environment', 'consumer', 'tag', 'fallbackTag'] as const
 const TRUE_FIELDS = ['mainBranch', 'matchingBranch', 'deployedOrReleased', 'deployed', 'released'] as const
-const KNOWN: readonly string[] = [...TEXT_FIELDS, ...TRUE_FIELDS, 'latest']
 
 /**
  * Reads selectors written as Pact's JSON array, checking each field the broker knows.
@@ -51,8 +49,9 @@ function parseSelector(item: unknown): Result<ConsumerVersionSelector, string> {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) return fail('must be an object')
   const fields = Object.entries(item)
   if (fields.length === 0) return fail('names nothing to select')
+  const known: readonly string[] = [...TEXT_FIELDS, ...TRUE_FIELDS, 'latest']
   for (const [key, value] of fields) {
-    if (!KNOWN.includes(key)) return fail(`"${key}" is not a selector field (known: ${KNOWN.join(', ')})`)
+    if (!known.includes(key)) return fail(`"${key}" is not a selector field (known: ${known.join(', ')})`)
     if ((TEXT_FIELDS as readonly string[]).includes(key) && (typeof value !== 'string' || value === '')) {
       return fail(`"${key}" must be a non-empty string`)
     }

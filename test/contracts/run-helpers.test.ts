@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { DEFAULT_CONSUMER_VERSION_SELECTORS, parseConsumerVersionSelectors } from '../../src/contracts/consumer-version-selectors.js'
+import { defaultConsumerVersionSelectors, parseConsumerVersionSelectors } from '../../src/contracts/consumer-version-selectors.js'
 import { createRunId, markName, RUN_ID_PATTERN, runMarker } from '../../src/contracts/run-marker.js'
 import { createScrubber, REDACTED } from '../../src/contracts/scrub.js'
 
@@ -81,5 +81,5 @@ it('says which selector is wrong and why', () => {
 })
 
 it('selects each consumer\'s main branch and whatever is deployed or released unless told otherwise', () => {
-  expect(DEFAULT_CONSUMER_VERSION_SELECTORS).toEqual([{ mainBranch: true }, { deployedOrReleased: true }])
+  expect(defaultConsumerVersionSelectors()).toEqual([{ mainBranch: true }, { deployedOrReleased: true }])
 })
