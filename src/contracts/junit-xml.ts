@@ -45,8 +45,6 @@ export function toJUnitXml(name: string, suites: readonly JUnitSuite[]): string 
   return lines.join('\n')
 }
 
-const ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' }
-
 /**
  * Text made safe for XML content and attribute values: the five special characters as entities,
  * and characters XML 1.0 cannot hold at all (most control characters) as U+FFFD.
@@ -55,5 +53,21 @@ const ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', 
 export function escapeXml(text: string): string {
   return text
     .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD')
-    .replace(/[&<>"']/g, (character) => ENTITIES[character] ?? character)
+    .replace(/[&<>"']/g, entityOf)
+}
+
+// A switch read at each call, not a table built on loading, which a mutation run cannot change.
+function entityOf(character: string): string {
+  switch (character) {
+    case '&':
+      return '&amp;'
+    case '<':
+      return '&lt;'
+    case '>':
+      return '&gt;'
+    case '"':
+      return '&quot;'
+    default:
+      return '&apos;'
+  }
 }
