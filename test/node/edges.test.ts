@@ -1,19 +1,17 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { MAX_BODY_BYTES } from '../../src/core/json-body.js'
-import { API_BASE, createSite } from '../../src/core/site.js'
-import { createFake, type Fake } from '../../src/fake.js'
-import { type RunningServer, startServer } from '../../src/node/server.js'
+import { API_BASE } from '../../src/core/site.js'
+import type { Fake } from '../../src/fake.js'
+import type { RunningServer } from '../../src/node/server.js'
 import { TEST_KEY } from '../support/api-client.js'
+import { serveFake } from '../support/served-fake.js'
 import { rawRequest } from '../support/raw-http.js'
 
 // Boundaries where bugs hide, met as a client meets them: HEAD as well as GET, exactly at a cap,
 // the last of a repeated header.
 let fake: Fake
 let server: RunningServer
-beforeAll(async () => {
-  fake = createFake({ keys: [TEST_KEY] })
-  server = await startServer({ app: createSite({ api: fake }) })
-})
+beforeAll(async () => ({ fake, server } = await serveFake()))
 afterAll(() => server.close())
 beforeEach(() => {
   fake.reset()

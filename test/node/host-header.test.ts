@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createSite } from '../../src/core/site.js'
-import { createFake } from '../../src/fake.js'
-import { type RunningServer, startServer } from '../../src/node/server.js'
+import type { RunningServer } from '../../src/node/server.js'
 import { TEST_KEY } from '../support/api-client.js'
+import { serveFake } from '../support/served-fake.js'
 import { rawRequest } from '../support/raw-http.js'
 
 let server: RunningServer
-beforeAll(async () => {
-  server = await startServer({ app: createSite({ api: createFake({ keys: [TEST_KEY] }) }) })
-})
+beforeAll(async () => ({ server } = await serveFake()))
 afterAll(() => server.close())
 
 it('says in the Error body why an HTTP/1.1 request without exactly one Host is refused', async () => {

@@ -1,16 +1,13 @@
 import { connect } from 'node:net'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createSite } from '../../src/core/site.js'
-import { createFake, type Fake } from '../../src/fake.js'
-import { type RunningServer, startServer } from '../../src/node/server.js'
+import type { Fake } from '../../src/fake.js'
+import type { RunningServer } from '../../src/node/server.js'
 import { TEST_KEY } from '../support/api-client.js'
+import { serveFake } from '../support/served-fake.js'
 
 let fake: Fake
 let server: RunningServer
-beforeAll(async () => {
-  fake = createFake({ keys: [TEST_KEY] })
-  server = await startServer({ app: createSite({ api: fake }) })
-})
+beforeAll(async () => ({ fake, server } = await serveFake()))
 afterAll(() => server.close())
 
 /** Sends each piece in its own write, a moment apart, so the server reads them as separate chunks. */
