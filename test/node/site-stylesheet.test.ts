@@ -9,7 +9,7 @@ afterAll(() => Promise.all(servers.map((server) => server.close())))
 
 const classesOf = (html: string): Set<string> => new Set([...html.matchAll(/ class="([^"]*)"/g)].flatMap((match) => (match[1] ?? '').split(' ')))
 
-// pages-served.test.ts compares the stylesheet with the constant it is served from; this reads it
+// pages-served.test.ts compares the stylesheet with the text it is served from; this reads it
 // as a browser does, for the rules that lay out the pages that link it.
 it('serves a stylesheet with rules for the header, main area and panels of the landing page and the dashboard', async () => {
   const server = await startServer({ app: createSite({ api: createFake(), pages: createPages({ control: 'open' }) }) })

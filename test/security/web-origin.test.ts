@@ -150,3 +150,17 @@ it('lets no other site frame a page, so no hidden dashboard can be clicked throu
   }
   for (const path of ['/openapi.yaml', '/assets/site.css']) expect((await send(path)).headers.get('x-content-type-options'), path).toBe('nosniff')
 })
+
+it('tells the browser not to sniff the files it serves from disk: the API reference\'s script and stylesheet, the dashboard\'s modules', async () => {
+  const files = [
+    ['/assets/swagger-ui/swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
+    ['/assets/swagger-ui/swagger-ui.css', 'text/css; charset=utf-8'],
+    ['/assets/dashboard/main.js', 'text/javascript; charset=utf-8'],
+  ] as const
+  for (const [path, type] of files) {
+    const file = await send(path)
+    expect(file.status, path).toBe(200)
+    expect(file.headers.get('content-type'), path).toBe(type)
+    expect(file.headers.get('x-content-type-options'), path).toBe('nosniff')
+  }
+})
