@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs'
 import { CONTROL_BASE, createControl, type PactWritten } from '../core/control.js'
 import { createPactRecording, type PactRecording } from '../contracts/pact-recording.js'
 import { writePactFile } from '../node/pact-writer.js'
 import { API_BASE, createSite } from '../core/site.js'
-import { CONTROL_OPENAPI_FILE } from '../contracts/openapi-files.js'
+import { readControlOpenApiText } from '../contracts/openapi-files.js'
 import { createFake } from '../fake.js'
 import { DEFAULT_FIXTURE, FixtureError, loadFixture } from '../node/fixtures.js'
 import { describeKeys } from '../node/describe-keys.js'
@@ -200,8 +199,7 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
         ...(writePact === undefined ? {} : { writePact }),
         // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given
         ...(controlToken === undefined ? {} : { token: controlToken }),
-        // Stryker disable next-line StringLiteral: without an encoding readFileSync gives a Buffer: the server sends the same bytes
-        document: readFileSync(CONTROL_OPENAPI_FILE, 'utf8'),
+        document: readControlOpenApiText(),
       })
   // Stryker disable next-line StringLiteral: the pages tell only 'off' and 'token' apart; any other state reads as open
   const controlState = control === undefined ? 'off' : controlToken === undefined ? 'open' : 'token'

@@ -1,6 +1,7 @@
 import type { ObservedExchange } from '../core/fake-service.js'
 import { isDropped } from '../core/http.js'
 import { isPetStatus, PET_STATUSES, type PetStatus } from '../core/pets.js'
+import { API_KEY_PLACEHOLDER } from './verifier-options.js'
 
 /**
  * Turns the app's own traffic to the fake into Pact V4 interactions that a real provider can be
@@ -24,10 +25,6 @@ export type PactInteraction = { readonly description: string } & Record<string, 
 /** The provider every recorded pact is for. */
 export const RECORDED_PROVIDER = 'animals-service'
 
-/** The token the verifier replaces with the real key; the recorded key is never written. */
-export const PLACEHOLDER_KEY = 'pact-placeholder-api-key'
-const KEY_PATTERN = '^Bearer [A-Za-z0-9\\-._~+/]+=*$'
-const INVALID_KEY = 'not-a-valid-key'
 
 // Example values come from the contract's examples, never from the recorded traffic.
 const EXAMPLE_NAME = 'Biscuit'
@@ -237,11 +234,14 @@ function unauthorized(action: string, method: string, path: string, auth: Auth, 
 function request(method: string, path: string, auth: Auth, extra: { query?: Record<string, string[]>; body?: object } = {}): Record<string, unknown> {
   const byId = path === '/pets/{id}'
   const headers: Record<string, string[]> = {}
-  if (auth === 'key') headers.Authorization = [`Bearer ${PLACEHOLDER_KEY}`]
-  if (auth === 'invalid') headers.Authorization = [`Bearer ${INVALID_KEY}`]
+  // The recorded key is never written: the placeholder is the verifier's own, swapped for the real
+  // key when it replays. The invalid key and the key pattern are written here, not in module
+  // constants, so a test in this process meets a planted change (docs/contributing.md).
+  if (auth === 'key') headers.Authorization = [`Bearer ${API_KEY_PLACEHOLDER}`]
+  if (auth === 'invalid') headers.Authorization = ['Bearer not-a-valid-key']
   if (extra.body !== undefined) headers['Content-Type'] = ['application/json']
   const matchingRules: Record<string, unknown> = {}
-  if (auth === 'key') matchingRules.header = { Authorization: rule({ match: 'regex', regex: KEY_PATTERN }) }
+  if (auth === 'key') matchingRules.header = { Authorization: rule({ match: 'regex', regex: '^Bearer [A-Za-z0-9\\-._~+/]+=*$' }) }
   if (byId) matchingRules.path = rule({ match: 'type' })
   return {
     method,

@@ -43,11 +43,13 @@ it('names the consumer only when the pact does', () => {
   }
 })
 
-it('warns of a read of one animal whatever its query or trailing slash, and of nothing else', () => {
+it('warns of a read of one animal whatever its query, trailing slash or leading slash, and of nothing else', () => {
   const warned = deprecationWarnings(
     pact([
       http('query', 'GET', '/pets/7?fields=name'),
       http('slash', 'GET', '/pets/7/'),
+      // A path written without its leading slash still names the operation.
+      http('relative', 'GET', 'pets/7'),
       http('no path', 'GET', undefined as unknown as string),
       http('no method', undefined as unknown as string, '/pets/7'),
       http('post', 'POST', '/pets/7'),
@@ -58,7 +60,7 @@ it('warns of a read of one animal whatever its query or trailing slash, and of n
       { description: 7, request: { method: 'GET', path: '/pets/7' } },
     ]),
   )
-  expect(warned.map((each) => each.description)).toEqual(['query', 'slash'])
+  expect(warned.map((each) => each.description)).toEqual(['query', 'slash', 'relative'])
 })
 
 it('finds no interactions in a pact whose interactions are not a list', () => {
