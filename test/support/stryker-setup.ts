@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, inject, vi } from 'vitest'
+import { afterAll, beforeAll, beforeEach } from 'vitest'
 import { collectChildren, creditLivingChildren, creditSetupCoverage, startSetupCoverage } from './stryker-bridge.js'
 
 // A setup file of vitest.mutate.config.ts only: it runs for every test file, whether or not
@@ -11,20 +11,3 @@ beforeAll(startSetupCoverage)
 beforeEach(creditSetupCoverage)
 beforeEach(creditLivingChildren)
 afterAll(collectChildren)
-
-// Test files share one module graph (isolate: false), and Stryker switches a mutant on in a
-// beforeAll, after the test file has loaded its modules: code that runs when a module loads (a
-// table, a pattern, a help text) would never meet the mutant in this process. So each mutant run
-// loads the graph afresh with its mutant already on: the run's first test file resets the modules
-// before its imports, and the mutant is set here, before them. Files after it share that graph.
-const provided = inject as unknown as (key: string) => unknown
-if (provided('mode') === 'mutant') {
-  const mutant = provided('activeMutant')
-  const state = globalThis as Record<string, unknown> & { __strykerGraphMutant__?: unknown }
-  if (state.__strykerGraphMutant__ !== mutant) {
-    vi.resetModules()
-    state.__strykerGraphMutant__ = mutant
-  }
-  const namespace = String(provided('globalNamespace'))
-  ;((state[namespace] ??= {}) as { activeMutant?: unknown }).activeMutant = mutant
-}
