@@ -52,6 +52,18 @@ it('says a wrong status once: a rule of the answer that named it is not repeated
   ])
 })
 
+it('names the credential each probe sent when a refusal was answered 200', () => {
+  const refusals = [
+    ['list-no-key', 'a request without Authorization'],
+    ['list-empty-token', 'a request with an empty bearer token'],
+    ['list-invalid-key', 'a request with a key the service does not accept'],
+    ['list-wrong-scheme', 'a request with a scheme other than Bearer'],
+  ] as const
+  for (const [id, refusal] of refusals) {
+    expect(checkAnswer(probe(id), json(200, []), sentFor(id)), id).toEqual([{ aspect: 'status', reason: `${refusal} was answered 200; ${said('unauthorized')}` }])
+  }
+})
+
 it('leaves the status open where the probe pins none', () => {
   for (const status of [400, 404, 422]) expect(checkAnswer(probe('list-limit-0'), error(status), sentFor('list-limit-0')), String(status)).toEqual([])
   expect(checkAnswer(probe('create-text-plain'), error(415), sentFor('create-text-plain'))).toEqual([])
