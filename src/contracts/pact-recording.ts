@@ -1,7 +1,7 @@
 import type { ObservedExchange } from '../core/fake-service.js'
 import { isDropped } from '../core/http.js'
 import { isPetStatus, PET_STATUSES, type PetStatus } from '../core/pets.js'
-import { API_KEY_PLACEHOLDER } from './verifier-options.js'
+import { API_KEY_PLACEHOLDER } from './placeholder-key.js'
 
 /**
  * Turns the app's own traffic to the fake into Pact V4 interactions that a real provider can be

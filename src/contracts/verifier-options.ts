@@ -1,14 +1,12 @@
 import type { VerifierOptions } from '@pact-foundation/pact'
 import type { ConsumerVersionSelector } from './consumer-version-selectors.js'
 import { PACT_PARTIES, pactFilePath } from './pact-files.js'
+import { API_KEY_PLACEHOLDER } from './placeholder-key.js'
 import type { ProviderStateHandler } from './provider-states.js'
 import { markName } from './run-marker.js'
 
-/**
- * The bearer token the consumer tests send where a valid key belongs. The verifier swaps it for the
- * real key; the pacts' invalid and missing keys are left as they are.
- */
-export const API_KEY_PLACEHOLDER = 'pact-placeholder-api-key'
+/** The placeholder token; see placeholder-key.ts. */
+export { API_KEY_PLACEHOLDER }
 
 /**
  * `Authorization` with the placeholder token swapped for `apiKey`; any other value unchanged.
