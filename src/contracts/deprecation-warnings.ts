@@ -28,9 +28,9 @@ function callsGetPet(interaction: unknown): interaction is Record<string, unknow
   if (!isRecord(interaction) || typeof interaction.description !== 'string' || !isRecord(interaction.request)) return false
   const { method, path } = interaction.request
   const read = typeof method === 'string' && ['GET', 'HEAD'].includes(method.toUpperCase())
-  // Stryker disable next-line StringLiteral: split gives one part at least; the default only satisfies the type
   // Under any base path: /pets/{petId}, a trailing slash allowed. The pattern is written here, not
   // in a module constant, so a test in this process meets a planted change (docs/contributing.md).
+  // Stryker disable next-line StringLiteral: split gives one part at least; the default only satisfies the type
   return read && typeof path === 'string' && /(?:^|\/)pets\/[^/]+\/?$/.test(path.split('?')[0] ?? '')
 }
 

@@ -25,7 +25,6 @@ export type PactInteraction = { readonly description: string } & Record<string, 
 /** The provider every recorded pact is for. */
 export const RECORDED_PROVIDER = 'animals-service'
 
-
 // Example values come from the contract's examples, never from the recorded traffic.
 const EXAMPLE_NAME = 'Biscuit'
 const EXAMPLE_CATEGORY = 3
