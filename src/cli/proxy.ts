@@ -150,12 +150,14 @@ async function forward(target: string, request: ForwardRequest, timeoutMs: numbe
 
 function violationLines(entry: ProxyJournalEntry, format: 'text' | 'json'): string[] {
   const where = `${entry.method} ${entry.path}${entry.query === '' ? '' : `?${entry.query}`}`
-  return entry.violations.map((violation) =>
-    format === 'json'
-      ? `${JSON.stringify({ time: entry.time, event: 'violation', seq: entry.seq, method: entry.method, path: entry.path, query: entry.query, status: entry.status, aspect: violation.aspect, reason: violation.reason })}\n`
-      // Stryker disable next-line StringLiteral: only exchanges with an answer have violations, so the status is never null here
-      : `VIOLATION ${where} ${entry.status ?? '-'} ${violation.aspect}: ${violation.reason}\n`,
-  )
+  return entry.violations.map((violation) => {
+    if (format === 'json') {
+      return `${JSON.stringify({ time: entry.time, event: 'violation', seq: entry.seq, method: entry.method, path: entry.path, query: entry.query, status: entry.status, aspect: violation.aspect, reason: violation.reason })}\n`
+    }
+    // Stryker does not read a directive between the branches of a ?: (measured), so a statement here.
+    // Stryker disable next-line StringLiteral: only exchanges with an answer have violations, so the status is never null here
+    return `VIOLATION ${where} ${entry.status ?? '-'} ${violation.aspect}: ${violation.reason}\n`
+  })
 }
 
 function reportText(file: string, target: string, exchanges: number, entries: readonly ProxyJournalEntry[]): string {
