@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { createRunId, RUN_ID_PATTERN } from '../contracts/run-marker.js'
+import { createRunId, isRunId } from '../contracts/run-marker.js'
 import type { Scrubber } from '../contracts/scrub.js'
 import { isToken68 } from '../core/auth.js'
 import { CliError, isCliError } from './cli-error.js'
@@ -60,7 +60,7 @@ export function parseTimeout(text: string | undefined): number {
 /** `--run-id`, or one made from the time and a random suffix. */
 export function parseRunId(text: string | undefined): string {
   if (text === undefined) return createRunId(new Date(), Math.random)
-  if (!RUN_ID_PATTERN.test(text)) throw new CliError('--run-id may hold 1 to 64 letters, digits, dots, dashes and underscores')
+  if (!isRunId(text)) throw new CliError('--run-id may hold 1 to 64 letters, digits, dots, dashes and underscores')
   return text
 }
 

@@ -30,16 +30,6 @@ export type Probe = {
 /** How many animals each side must hold before the probes run: more than the default limit. */
 export const PARITY_MIN_ANIMALS = 21
 
-const LIST_OK = cite('listOk')
-const CREATED = cite('created')
-const BAD_VALUE = cite('badBody')
-const MISSING = cite('missingField')
-const UNAUTHORIZED = cite('unauthorized')
-const OPEN_LIMIT =
-  'the spec bounds limit to 1..100 but not how a value outside is answered: refused (an error with the Error body) ' +
-  'or brought within the bounds, both are open; answered as if valid or absent, it contradicts spec 4.1'
-const OPEN_STATUS = 'the spec does not say which error answers a status filter outside PetStatus; a list contradicts spec 4.1'
-
 const json = (text: string): { contentType: string; text: string } => ({ contentType: 'application/json', text })
 const named = (extra: string): string => `{"name":"{name}","categoryId":1${extra}}`
 
@@ -56,91 +46,111 @@ function get(id: string, path: string, expect: Probe['expect']): Probe {
   return { id, operation: 'getPet', method: 'GET', path, auth: 'key', expect }
 }
 
-const LIST_PROBES: readonly Probe[] = [
-  list('list-default', undefined, { status: 200, rule: LIST_OK }, { count: 20 }),
-  list('list-limit-1', 'limit=1', { status: 200, rule: LIST_OK }, { count: 1 }),
-  list('list-limit-3', 'limit=3', { status: 200, rule: LIST_OK }, { count: 3 }),
-  list('list-limit-100', 'limit=100', { status: 200, rule: LIST_OK }),
-  list('list-status-sold', 'status=sold', { status: 200, rule: LIST_OK }),
-  ...['0', '-1', '101', 'abc', '1.5'].map((limit) => list(`list-limit-${limit}`, `limit=${limit}`, { rule: OPEN_LIMIT })),
-  ...['bogus', 'toString', 'SOLD'].map((status) => list(`list-status-${status}`, `status=${status}`, { rule: OPEN_STATUS })),
-]
+// The tables are built at each call, not when the module loads: Stryker credits a value to the
+// tests that run while it is computed, so only then do the tests that read a probe cover it.
+function listProbes(): Probe[] {
+  const listOk = cite('listOk')
+  // One literal: a test that pins part of the text then pins all of it.
+  const openLimit =
+    'the spec bounds limit to 1..100 but not how a value outside is answered: refused (an error with the Error body) or brought within the bounds, both are open; answered as if valid or absent, it contradicts spec 4.1'
+  const openStatus = 'the spec does not say which error answers a status filter outside PetStatus; a list contradicts spec 4.1'
+  return [
+    list('list-default', undefined, { status: 200, rule: listOk }, { count: 20 }),
+    list('list-limit-1', 'limit=1', { status: 200, rule: listOk }, { count: 1 }),
+    list('list-limit-3', 'limit=3', { status: 200, rule: listOk }, { count: 3 }),
+    list('list-limit-100', 'limit=100', { status: 200, rule: listOk }),
+    list('list-status-sold', 'status=sold', { status: 200, rule: listOk }),
+    ...['0', '-1', '101', 'abc', '1.5'].map((limit) => list(`list-limit-${limit}`, `limit=${limit}`, { rule: openLimit })),
+    ...['bogus', 'toString', 'SOLD'].map((status) => list(`list-status-${status}`, `status=${status}`, { rule: openStatus })),
+  ]
+}
 
-const CREATE_PROBES: readonly Probe[] = [
-  create('create-with-status', json(named(',"status":"available"')), { status: 201, rule: CREATED }),
-  create('create-without-status', json(named('')), { status: 201, rule: CREATED }),
-  create('create-without-name', json('{"categoryId":1}'), { status: 400, rule: MISSING }),
-  create('create-without-categoryId', json('{"name":"{name}"}'), { status: 400, rule: MISSING }),
-  create('create-unknown-status', json(named(',"status":"gone"')), { status: 400, rule: BAD_VALUE }),
-  ...(
-    [
-      ['text', '"one"'],
-      ['numeric-text', '"5"'],
-      ['null', 'null'],
-      ['true', 'true'],
-      ['fraction', '1.5'],
-    ] as const
-  ).map(([kind, value]) => create(`create-categoryId-${kind}`, json(`{"name":"{name}","categoryId":${value}}`), { status: 400, rule: BAD_VALUE })),
-  create('create-name-number', json('{"name":7,"categoryId":1}'), { status: 400, rule: BAD_VALUE }),
-  create('create-empty-body', json(''), { status: 400, rule: BAD_VALUE }),
-  create('create-malformed-json', json('{"name":"{name}","categoryId":'), { status: 400, rule: BAD_VALUE }),
-  create('create-text-plain', { contentType: 'text/plain', text: named('') }, {
-    rule: 'the spec asks for application/json bodies but does not say how another content type is answered',
-  }),
-]
+function createProbes(): Probe[] {
+  const created = cite('created')
+  const badValue = cite('badBody')
+  const missing = cite('missingField')
+  return [
+    create('create-with-status', json(named(',"status":"available"')), { status: 201, rule: created }),
+    create('create-without-status', json(named('')), { status: 201, rule: created }),
+    create('create-without-name', json('{"categoryId":1}'), { status: 400, rule: missing }),
+    create('create-without-categoryId', json('{"name":"{name}"}'), { status: 400, rule: missing }),
+    create('create-unknown-status', json(named(',"status":"gone"')), { status: 400, rule: badValue }),
+    ...(
+      [
+        ['text', '"one"'],
+        ['numeric-text', '"5"'],
+        ['null', 'null'],
+        ['true', 'true'],
+        ['fraction', '1.5'],
+      ] as const
+    ).map(([kind, value]) => create(`create-categoryId-${kind}`, json(`{"name":"{name}","categoryId":${value}}`), { status: 400, rule: badValue })),
+    create('create-name-number', json('{"name":7,"categoryId":1}'), { status: 400, rule: badValue }),
+    create('create-empty-body', json(''), { status: 400, rule: badValue }),
+    create('create-malformed-json', json('{"name":"{name}","categoryId":'), { status: 400, rule: badValue }),
+    create('create-text-plain', { contentType: 'text/plain', text: named('') }, {
+      rule: 'the spec asks for application/json bodies but does not say how another content type is answered',
+    }),
+  ]
+}
 
-const GET_PROBES: readonly Probe[] = [
-  get('get-existing', '/pets/{petId}', { status: 200, rule: cite('found') }),
-  get('get-unknown', `/pets/${UNKNOWN_PET_ID}`, { status: 404, rule: cite('notFound') }),
-  get('get-id-not-integer', '/pets/abc', { rule: 'the spec does not say how a petId that is not an integer is answered' }),
-]
+function getProbes(): Probe[] {
+  return [
+    get('get-existing', '/pets/{petId}', { status: 200, rule: cite('found') }),
+    get('get-unknown', `/pets/${UNKNOWN_PET_ID}`, { status: 404, rule: cite('notFound') }),
+    get('get-id-not-integer', '/pets/abc', { rule: 'the spec does not say how a petId that is not an integer is answered' }),
+  ]
+}
 
-const AUTH_CASES: readonly { readonly auth: Exclude<ProbeAuth, 'key'>; readonly suffix: string }[] = [
-  { auth: 'none', suffix: 'no-key' },
-  { auth: 'empty-token', suffix: 'empty-token' },
-  { auth: 'invalid-key', suffix: 'invalid-key' },
-  { auth: 'wrong-scheme', suffix: 'wrong-scheme' },
-]
-
-const AUTH_PROBES: readonly Probe[] = [
-  ...AUTH_CASES.flatMap(({ auth, suffix }): Probe[] => [
-    { ...list(`list-${suffix}`, undefined, { status: 401, rule: UNAUTHORIZED }), auth },
-    { ...create(`create-${suffix}`, json(named('')), { status: 401, rule: UNAUTHORIZED }), auth },
-    { ...get(`get-${suffix}`, '/pets/{petId}', { status: 401, rule: UNAUTHORIZED }), auth },
-  ]),
-  // The key comes first: a bad body without a valid key is still a 401, never a 400.
-  { ...create('create-no-key-bad-body', json('{"categoryId":"one"}'), { status: 401, rule: UNAUTHORIZED }), auth: 'none' },
-  { ...create('create-invalid-key-bad-body', json('{"categoryId":"one"}'), { status: 401, rule: UNAUTHORIZED }), auth: 'invalid-key' },
-]
+function authProbes(): Probe[] {
+  const unauthorized = cite('unauthorized')
+  const cases: readonly { readonly auth: Exclude<ProbeAuth, 'key'>; readonly suffix: string }[] = [
+    { auth: 'none', suffix: 'no-key' },
+    { auth: 'empty-token', suffix: 'empty-token' },
+    { auth: 'invalid-key', suffix: 'invalid-key' },
+    { auth: 'wrong-scheme', suffix: 'wrong-scheme' },
+  ]
+  return [
+    ...cases.flatMap(({ auth, suffix }): Probe[] => [
+      { ...list(`list-${suffix}`, undefined, { status: 401, rule: unauthorized }), auth },
+      { ...create(`create-${suffix}`, json(named('')), { status: 401, rule: unauthorized }), auth },
+      { ...get(`get-${suffix}`, '/pets/{petId}', { status: 401, rule: unauthorized }), auth },
+    ]),
+    // The key comes first: a bad body without a valid key is still a 401, never a 400.
+    { ...create('create-no-key-bad-body', json('{"categoryId":"one"}'), { status: 401, rule: unauthorized }), auth: 'none' },
+    { ...create('create-invalid-key-bad-body', json('{"categoryId":"one"}'), { status: 401, rule: unauthorized }), auth: 'invalid-key' },
+  ]
+}
 
 /** Requests the spec does not define: whatever they are answered, the difference is open. */
-const OTHER_PROBES: readonly Probe[] = [
-  {
-    id: 'unknown-path',
-    operation: 'other',
-    method: 'GET',
-    path: '/animals',
-    auth: 'key',
-    expect: { rule: 'the spec defines no /animals; it does not say how an unknown path is answered' },
-  },
-  {
-    id: 'put-pet',
-    operation: 'other',
-    method: 'PUT',
-    path: '/pets/{petId}',
-    auth: 'key',
-    body: json(named(',"status":"sold"')),
-    expect: { rule: 'the spec has no PUT; 404, 405 and 501 are all plausible answers' },
-  },
-  {
-    id: 'delete-pet',
-    operation: 'other',
-    method: 'DELETE',
-    path: '/pets/{petId}',
-    auth: 'key',
-    expect: { rule: 'the spec has no DELETE; 404, 405 and 501 are all plausible answers' },
-  },
-]
+function otherProbes(): Probe[] {
+  return [
+    {
+      id: 'unknown-path',
+      operation: 'other',
+      method: 'GET',
+      path: '/animals',
+      auth: 'key',
+      expect: { rule: 'the spec defines no /animals; it does not say how an unknown path is answered' },
+    },
+    {
+      id: 'put-pet',
+      operation: 'other',
+      method: 'PUT',
+      path: '/pets/{petId}',
+      auth: 'key',
+      body: json(named(',"status":"sold"')),
+      expect: { rule: 'the spec has no PUT; 404, 405 and 501 are all plausible answers' },
+    },
+    {
+      id: 'delete-pet',
+      operation: 'other',
+      method: 'DELETE',
+      path: '/pets/{petId}',
+      auth: 'key',
+      expect: { rule: 'the spec has no DELETE; 404, 405 and 501 are all plausible answers' },
+    },
+  ]
+}
 
 /**
  * Every probe, in the order sent: each operation, the documented bad inputs and the values outside
@@ -148,7 +158,9 @@ const OTHER_PROBES: readonly Probe[] = [
  * operation, and methods and paths the spec does not have (last, since on a real service a PUT or
  * DELETE might act on the run's own animal).
  */
-export const PARITY_PROBES: readonly Probe[] = [...LIST_PROBES, ...CREATE_PROBES, ...GET_PROBES, ...AUTH_PROBES, ...OTHER_PROBES]
+export function parityProbes(): readonly Probe[] {
+  return [...listProbes(), ...createProbes(), ...getProbes(), ...authProbes(), ...otherProbes()]
+}
 
 /** The values a probe's placeholders take on one side. */
 export type ProbeContext = { readonly petId: string; readonly name: string; readonly apiKey: string }

@@ -1,7 +1,7 @@
 import { isAnimalsApiError } from './client.js'
 import { describeFetchError } from './fetch-errors.js'
 import { compareOutcome, type Finding, type Observed, type ProbeOutcome } from './parity-compare.js'
-import { PARITY_MIN_ANIMALS, PARITY_PROBES, type Probe, type ProbeContext, toProbeRequest } from './parity-probes.js'
+import { PARITY_MIN_ANIMALS, parityProbes, type Probe, type ProbeContext, toProbeRequest } from './parity-probes.js'
 import { judgeScenario, PARITY_SCENARIOS, type Scenario, type ScenarioOutcome, type ScenarioSide, type ScenarioSeen } from './parity-scenario-run.js'
 import { createProviderStateHandlers, PROVIDER_STATES } from './provider-states.js'
 import { markName } from './run-marker.js'
@@ -46,7 +46,7 @@ export async function runParity(options: ParityOptions): Promise<ParityReport> {
     prepare('the deployment', options.deployment, options),
   ])
   const outcomes: ProbeOutcome[] = []
-  for (const probe of options.probes ?? PARITY_PROBES) {
+  for (const probe of options.probes ?? parityProbes()) {
     const [fake, deployment] = await Promise.all([
       observe(send, options.fake.baseUrl, probe, fakeContext, options.timeoutMs),
       observe(send, options.deployment.baseUrl, probe, deploymentContext, options.timeoutMs),

@@ -40,9 +40,10 @@ type RawResult = { readonly description: string; readonly result: string; readon
 type RawError = { readonly interaction: string; readonly mismatch: unknown }
 type Located = { consumer?: string; description: string; providerStates: string[] }
 
-const PACT_HEADER = 'Verifying a pact between '
-const PENDING = ' [PENDING]'
-const KIND_ORDER: readonly MismatchKind[] = ['state', 'error', 'method', 'path', 'query', 'status', 'header', 'body', 'metadata']
+// The texts and tables below are written inside the functions that read them, not at module level:
+// Stryker credits a value to the tests that run while it is computed, and only at each call are
+// those the tests that read it.
+const pactHeader = (): string => 'Verifying a pact between '
 
 /**
  * Reads the JSON report of Pact's verifier (`interactionResults`, `errors`, `output`) into one
@@ -54,6 +55,12 @@ export function toVerificationOutcomes(json: unknown, context: OutcomeContext): 
   // A pending interaction's failure (a V4 pact can mark one) is listed apart, in `pendingErrors`.
   const errors = [...arrayOf(record.errors), ...arrayOf(record.pendingErrors)].filter(isRawError)
   const located = locate(arrayOf(record.output).filter((line): line is string => typeof line === 'string'))
+  // No 'state': a provider state's failure is put ahead of these afterwards (verify-provider.ts).
+  const kindOrder: readonly MismatchKind[] = [
+    // Stryker disable next-line StringLiteral: a kind not in the list ranks -1, so an emptied 'error' still sorts first
+    'error',
+    'method', 'path', 'query', 'status', 'header', 'body', 'metadata',
+  ]
   let cursor = 0
   const interactions = results.map((result): InteractionOutcome => {
     const found = located.findIndex((each, index) => index >= cursor && each.description === result.description)
@@ -63,7 +70,7 @@ export function toVerificationOutcomes(json: unknown, context: OutcomeContext): 
     const mismatches = errors
       .filter((error) => labels(error.interaction, result.description, consumer))
       .flatMap((error) => toMismatches(error.mismatch, context))
-      .sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind))
+      .sort((a, b) => kindOrder.indexOf(a.kind) - kindOrder.indexOf(b.kind))
     const durationMs = parseDuration(result.duration)
     return {
       ...(consumer === undefined ? {} : { consumer }),
@@ -84,8 +91,8 @@ export function toVerificationOutcomes(json: unknown, context: OutcomeContext): 
 }
 
 function labels(label: string, description: string, consumer: string | undefined): boolean {
-  if (!label.startsWith(PACT_HEADER) || !label.endsWith(` - ${description}`)) return false
-  return consumer === undefined || label.startsWith(`${PACT_HEADER}${consumer} and `)
+  if (!label.startsWith(pactHeader()) || !label.endsWith(` - ${description}`)) return false
+  return consumer === undefined || label.startsWith(`${pactHeader()}${consumer} and `)
 }
 
 // The verifier's printed report is the only place that names each interaction's consumer and
@@ -97,7 +104,7 @@ function locate(output: readonly string[]): Located[] {
   let current: Located | undefined
   for (const raw of output.flatMap((chunk) => chunk.split('\n'))) {
     const line = stripAnsi(raw)
-    if (line.startsWith(PACT_HEADER)) {
+    if (line.startsWith(pactHeader())) {
       consumer = consumerOf(raw)
       current = undefined
     } else if (line.startsWith('  ') && !line.startsWith('   ') && line.trim() !== '') {
@@ -123,14 +130,15 @@ function consumerOf(raw: string): string | undefined {
     const end = raw.indexOf('\u001b[0m', start)
     if (end !== -1) return raw.slice(start + bold.length, end)
   }
-  const text = stripAnsi(raw).slice(PACT_HEADER.length)
+  const text = stripAnsi(raw).slice(pactHeader().length)
   const split = text.lastIndexOf(' and ')
   return split === -1 ? undefined : text.slice(0, split)
 }
 
 // The verifier prints "<description> (<timing>)", then " [PENDING]" when the interaction is pending.
 function withoutTiming(text: string): string {
-  const line = text.endsWith(PENDING) ? text.slice(0, -PENDING.length) : text
+  const pending = ' [PENDING]'
+  const line = text.endsWith(pending) ? text.slice(0, -pending.length) : text
   const open = line.lastIndexOf(' (')
   return open !== -1 && line.endsWith('verification)') ? line.slice(0, open) : line
 }
@@ -142,7 +150,17 @@ function toMismatches(raw: unknown, context: OutcomeContext): Mismatch[] {
 }
 
 function toMismatch(raw: Record<string, unknown>): Mismatch {
-  const kind = KIND_OF.get(String(raw.type)) ?? 'body'
+  // A Map, so a type named like an object's own property (`toString`) is not found in it. Any other
+  // type, BodyMismatch and BodyTypeMismatch among them, is a body mismatch.
+  const kindOf = new Map<string, MismatchKind>([
+    ['StatusMismatch', 'status'],
+    ['HeaderMismatch', 'header'],
+    ['QueryMismatch', 'query'],
+    ['PathMismatch', 'path'],
+    ['MethodMismatch', 'method'],
+    ['MetadataMismatch', 'metadata'],
+  ])
+  const kind = kindOf.get(String(raw.type)) ?? 'body'
   const key = textOf(raw.key ?? raw.path ?? raw.parameter)
   const expected = textOf(raw.expected)
   const actual = textOf(raw.actual)
@@ -155,31 +173,18 @@ function toMismatch(raw: Record<string, unknown>): Mismatch {
   }
 }
 
-// A Map, so a type named like an object's own property (`toString`) is not found in it.
-const KIND_OF: ReadonlyMap<string, MismatchKind> = new Map<string, MismatchKind>([
-  ['StatusMismatch', 'status'],
-  ['HeaderMismatch', 'header'],
-  ['BodyMismatch', 'body'],
-  ['BodyTypeMismatch', 'body'],
-  ['QueryMismatch', 'query'],
-  ['PathMismatch', 'path'],
-  ['MethodMismatch', 'method'],
-  ['MetadataMismatch', 'metadata'],
-])
-
-const SENDING = 'error sending request for url ('
-
 /**
  * The verifier sends every request through pact-js's proxy on 127.0.0.1 and reports that
  * address; say which request of the provider got no answer instead.
  */
 function explainError(message: string, context: OutcomeContext): string {
-  const start = message.indexOf(SENDING)
+  const sending = 'error sending request for url ('
+  const start = message.indexOf(sending)
   const end = message.indexOf(')', start)
   if (start === -1 || end === -1) return message
   let path: string
   try {
-    path = new URL(message.slice(start + SENDING.length, end)).pathname
+    path = new URL(message.slice(start + sending.length, end)).pathname
   } catch {
     return message
   }

@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest'
-import { PARITY_HELP, parity } from '../../src/cli/parity.js'
+import { parity, parityHelp } from '../../src/cli/parity.js'
 import { type Handler, isDropped } from '../../src/core/http.js'
 import { createSite } from '../../src/core/site.js'
-import { PARITY_PROBES } from '../../src/contracts/parity-probes.js'
+import { parityProbes } from '../../src/contracts/parity-probes.js'
 import { PARALLEL_CREATIONS, PARITY_SCENARIOS } from '../../src/contracts/parity-scenarios.js'
 import { createFake } from '../../src/fake.js'
 import { type RunningServer, startServer } from '../../src/node/server.js'
@@ -16,7 +16,7 @@ import { type InProcessOutcome, runInProcess } from '../support/in-process.js'
 // test/contracts/parity-cli.test.ts runs it as a process.
 
 const KEY = 'LEAKCHECK-parity-in-process-77e1'
-const CHECKS = PARITY_PROBES.length + PARITY_SCENARIOS.length
+const checks = (): number => parityProbes().length + PARITY_SCENARIOS.length
 
 afterEach(() => {
   vi.restoreAllMocks()
@@ -67,14 +67,14 @@ async function refusalOf(args: readonly string[], env?: NodeJS.ProcessEnv): Prom
 
 it('shows its help with --help or -h, exit code 0, needing no key', async () => {
   for (const flag of ['--help', '-h']) {
-    expect(await run([flag, '--timeout', 'not-read'], {})).toEqual({ code: 0, refused: undefined, stdout: PARITY_HELP, stderr: '' })
+    expect(await run([flag, '--timeout', 'not-read'], {})).toEqual({ code: 0, refused: undefined, stdout: parityHelp(), stderr: '' })
   }
-  expect(PARITY_HELP).toMatch(/^Usage: animals-mock parity --base-url <url> \[options\]\n/)
-  expect(PARITY_HELP).toContain(`Sends the same ${PARITY_PROBES.length} probe requests`)
-  expect(PARITY_HELP).toContain(`then ${PARITY_SCENARIOS.length} scenarios`)
-  expect(PARITY_HELP).toContain(`under ${PARALLEL_CREATIONS} parallel creations`)
+  expect(parityHelp()).toMatch(/^Usage: animals-mock parity --base-url <url> \[options\]\n/)
+  expect(parityHelp()).toContain(`Sends the same ${parityProbes().length} probe requests`)
+  expect(parityHelp()).toContain(`then ${PARITY_SCENARIOS.length} scenarios`)
+  expect(parityHelp()).toContain(`under ${PARALLEL_CREATIONS} parallel creations`)
   for (const option of ['--base-url <url>', '--fake-url <url>', '--strict', '--timeout <ms>', '(default 10000)', '--run-id <id>', '--json <file>', '-h, --help', 'ANIMALS_MOCK_VERIFY_KEY']) {
-    expect(PARITY_HELP, option).toContain(option)
+    expect(parityHelp(), option).toContain(option)
   }
 })
 
@@ -135,7 +135,7 @@ it('compares with a fake of its own, saying so, and passes when nothing differs'
   expect(first).toMatch(new RegExp(`^animals-mock parity: the fake \\(in this process, default fixture, at http://127\\.0\\.0\\.1:[0-9]+/v1\\) against ${alike.url}/v1$`))
   expect(second).toBe('marker: the animals this run creates are named "Parity probe [animals-mock parity ci-9]"')
   expect(third).toBe('')
-  expect(outcome.stdout).toContain(`no differences: the deployment answered all ${CHECKS} probes as the fake did`)
+  expect(outcome.stdout).toContain(`no differences: the deployment answered all ${checks()} probes as the fake did`)
   const json = JSON.parse(readFileSync(report, 'utf8')) as Record<string, unknown>
   expect(json).toMatchObject({ command: 'parity', fake: 'in-process', deployment: `${alike.url}/v1`, marker: '[animals-mock parity ci-9]', strict: false, passed: true })
   expect(readFileSync(report, 'utf8').endsWith('}\n')).toBe(true)

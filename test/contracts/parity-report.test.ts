@@ -1,12 +1,12 @@
 import { expect, it } from 'vitest'
 import type { Finding, Observed, ProbeOutcome } from '../../src/contracts/parity-compare.js'
-import { PARITY_PROBES, type Probe } from '../../src/contracts/parity-probes.js'
+import { parityProbes, type Probe } from '../../src/contracts/parity-probes.js'
 import { formatParityText, parityPassed, summariseParity, toParityJson } from '../../src/contracts/parity-report.js'
 import type { ParityReport } from '../../src/contracts/parity-run.js'
 import { PARITY_SCENARIOS, type ScenarioOutcome } from '../../src/contracts/parity-scenario-run.js'
 
 const probe = (id: string): Probe => {
-  const found = PARITY_PROBES.find((each) => each.id === id)
+  const found = parityProbes().find((each) => each.id === id)
   if (found === undefined) throw new Error(`no probe ${id}`)
   return found
 }

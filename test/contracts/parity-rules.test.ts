@@ -1,11 +1,11 @@
 import { expect, it } from 'vitest'
-import { PARITY_PROBES, type Probe, toProbeRequest } from '../../src/contracts/parity-probes.js'
+import { parityProbes, type Probe, toProbeRequest } from '../../src/contracts/parity-probes.js'
 import { checkAnswer, type ObservedAnswer } from '../../src/contracts/parity-rules.js'
 import { SPEC } from '../../src/contracts/spec-citations.js'
 
 const said = (name: keyof typeof SPEC): string => `spec ${SPEC[name].section}: "${SPEC[name].quote}"`
 const probe = (id: string): Probe => {
-  const found = PARITY_PROBES.find((each) => each.id === id)
+  const found = parityProbes().find((each) => each.id === id)
   if (found === undefined) throw new Error(`no probe ${id}`)
   return found
 }

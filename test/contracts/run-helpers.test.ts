@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest'
 import { defaultConsumerVersionSelectors, parseConsumerVersionSelectors } from '../../src/contracts/consumer-version-selectors.js'
-import { createRunId, markName, RUN_ID_PATTERN, runMarker } from '../../src/contracts/run-marker.js'
+import { createRunId, isRunId, markName, runMarker } from '../../src/contracts/run-marker.js'
 import { createScrubber, REDACTED } from '../../src/contracts/scrub.js'
 
 it('scrubs every secret, as written and percent-encoded, the longest first, and skips empty ones', () => {
@@ -12,7 +12,7 @@ it('scrubs every secret, as written and percent-encoded, the longest first, and 
 it('makes run ids from the time and a random suffix, and markers from them', () => {
   const id = createRunId(new Date('2030-12-05T09:30:00.123Z'), () => 0.2391)
   expect(id).toBe('20301205T093000Z-3d35')
-  expect(RUN_ID_PATTERN.test(id)).toBe(true)
+  expect(isRunId(id)).toBe(true)
   expect(runMarker('verify', id)).toBe('[animals-mock verify 20301205T093000Z-3d35]')
   expect(markName('Biscuit', runMarker('parity', 'ci-1'))).toBe('Biscuit [animals-mock parity ci-1]')
   expect(markName('Biscuit', undefined)).toBe('Biscuit')
