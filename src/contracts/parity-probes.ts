@@ -104,6 +104,8 @@ function getProbes(): Probe[] {
 
 function authProbes(): Probe[] {
   const unauthorized = cite('unauthorized')
+  // Stryker disable next-line StringLiteral: emptied, it is as bad a body (no name, no categoryId)
+  const badBody = json('{"categoryId":"one"}')
   const cases: readonly { readonly auth: Exclude<ProbeAuth, 'key'>; readonly suffix: string }[] = [
     { auth: 'none', suffix: 'no-key' },
     { auth: 'empty-token', suffix: 'empty-token' },
@@ -117,8 +119,8 @@ function authProbes(): Probe[] {
       { ...get(`get-${suffix}`, '/pets/{petId}', { status: 401, rule: unauthorized }), auth },
     ]),
     // The key comes first: a bad body without a valid key is still a 401, never a 400.
-    { ...create('create-no-key-bad-body', json('{"categoryId":"one"}'), { status: 401, rule: unauthorized }), auth: 'none' },
-    { ...create('create-invalid-key-bad-body', json('{"categoryId":"one"}'), { status: 401, rule: unauthorized }), auth: 'invalid-key' },
+    { ...create('create-no-key-bad-body', badBody, { status: 401, rule: unauthorized }), auth: 'none' },
+    { ...create('create-invalid-key-bad-body', badBody, { status: 401, rule: unauthorized }), auth: 'invalid-key' },
   ]
 }
 

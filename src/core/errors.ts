@@ -89,7 +89,7 @@ export function orThrow<T>(result: Result<T, ApiError>): T {
   if (!result.ok) throw new FakeInputError(result.error)
   return result.value
 }
-/** The answer to a bug in the fake, which every transport sends when the fake throws. */
-export const INTERNAL_ERROR: PlainResponse = toErrorResponse(
-  apiError('internal_error', 'The fake failed unexpectedly; this is a bug.'),
-)
+/** The answer to a bug in the fake, which every transport sends when the fake throws; built at each call, so the tests of that answer cover it. */
+export function internalError(): PlainResponse {
+  return toErrorResponse(apiError('internal_error', 'The fake failed unexpectedly; this is a bug.'))
+}

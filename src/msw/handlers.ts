@@ -1,5 +1,5 @@
 import { delay, http, HttpResponse, type HttpHandler } from 'msw'
-import { INTERNAL_ERROR } from '../core/errors.js'
+import { internalError } from '../core/errors.js'
 import { type Handler, isDropped, type PlainRequest, type Reply } from '../core/http.js'
 import { createFake, type Fake } from '../fake.js'
 import { type RecordPactOptions, recordingFor } from '../contracts/pact-recording.js'
@@ -49,7 +49,7 @@ export function createHandlers(options: HandlersOptions): HttpHandler[] {
         reply = await fake.handle(await toPlainRequest(request, base))
       } catch (error) {
         onError(error)
-        reply = INTERNAL_ERROR
+        reply = internalError()
       }
       return toResponse(reply, request.method)
     }),

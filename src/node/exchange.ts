@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { apiError, INTERNAL_ERROR, toErrorResponse } from '../core/errors.js'
+import { apiError, internalError, toErrorResponse } from '../core/errors.js'
 import { type Fields, type Handler, isDropped, type PlainRequest, type PlainResponse, type Reply } from '../core/http.js'
 import { MAX_BODY_BYTES } from '../core/json-body.js'
 
@@ -198,7 +198,7 @@ function respond(exchanging: Exchanging, body: Uint8Array | undefined): void {
 
 function failure(error: unknown, onError: (error: unknown) => void): Reply {
   onError(error)
-  return INTERNAL_ERROR
+  return internalError()
 }
 
 function deliver(exchanging: Exchanging, reply: Reply): void {
