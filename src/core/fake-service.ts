@@ -6,7 +6,7 @@ import { type ForcedRule, type ForcedRuleSpec, createForcedRules, parseForcedRul
 import { parseFixtureRecords } from './fixture.js'
 import { isDropped, type PlainRequest, type Reply } from './http.js'
 import { createJournal, type JournalEntry, type JournalFilter } from './journal.js'
-import { type LatencySpec, NO_LATENCY, parseLatency, pickDelay, toLatencySpec } from './latency.js'
+import { type LatencySpec, noLatency, parseLatency, pickDelay, toLatencySpec } from './latency.js'
 import type { Int64 } from './int64.js'
 import type { NewPet, Pet, PetStatus } from './pets.js'
 import { parseSnapshotGradually } from './snapshot.js'
@@ -164,7 +164,7 @@ export function createFakeService(options: FakeOptions, environment: FakeEnviron
   })
   const forced = createForcedRules()
   const journal = createJournal(options.journalSize)
-  let latency = options.latency === undefined ? NO_LATENCY : orThrow(parseLatency(options.latency))
+  let latency = options.latency === undefined ? noLatency() : orThrow(parseLatency(options.latency))
   const app = createApp({ keys, tenantFor: tenants.forToken, forced, prefer: options.prefer ?? true })
   let listeners: readonly ExchangeListener[] = []
 

@@ -64,8 +64,6 @@ const REDACTED = '[redacted]'
 // Any header whose name says it carries a credential: Authorization, Proxy-Authorization, Cookie,
 // Set-Cookie, X-Api-Key, X-Control-Token, X-Auth-Token, X-Amz-Security-Token, X-Session-Id, X-Signature...
 const SECRET_HEADER_NAME = /auth|token|key|secret|session|cookie|signature|password|credential/i
-const AUTHORIZATION_HEADERS = new Set(['authorization', 'proxy-authorization'])
-const SCHEME = /^[A-Za-z][A-Za-z0-9-]{0,19} /
 const SECRET_PARAM = /key|token|secret|password|auth|signature|session|cookie|credential/i
 
 // What is kept per request: references and primitives only, in one fixed shape, so that recording
@@ -220,7 +218,7 @@ function toEntry(entry: Stored, decoder: TextDecoder): JournalEntry {
   const headers: Record<string, string> = {}
   for (const [name, value] of Object.entries(entry.headers)) {
     const secret = SECRET_HEADER_NAME.test(name)
-    headers[name] = !secret ? value : AUTHORIZATION_HEADERS.has(name) ? redactCredential(value) : REDACTED
+    headers[name] = secret ? redactSecret(name, value) : value
   }
   const shown: JournalEntry = {
     seq: entry.seq,
@@ -244,8 +242,12 @@ export function redactQuery(search: string): string {
   return query.toString()
 }
 
-/** Keeps an auth scheme such as `Bearer`, so a test can still see which kind of credential was sent. */
-function redactCredential(value: string): string {
-  const scheme = SCHEME.exec(value)?.[0]
+/**
+ * Redacts a credential header's value. Authorization and Proxy-Authorization keep their auth scheme
+ * (`Bearer`), so a test can still see which kind of credential was sent.
+ */
+function redactSecret(name: string, value: string): string {
+  if (name !== 'authorization' && name !== 'proxy-authorization') return REDACTED
+  const scheme = /^[A-Za-z][A-Za-z0-9-]{0,19} /.exec(value)?.[0]
   return scheme === undefined ? REDACTED : `${scheme}${REDACTED}`
 }

@@ -5,8 +5,6 @@ import { fail, ok, type PlainRequest, type Result } from './http.js'
 /** Bodies longer than this get 413; transports may stop reading once a body passes it. */
 export const MAX_BODY_BYTES = 1024 * 1024
 
-const utf8 = new TextDecoder('utf-8', { fatal: true })
-
 /**
  * The number reader for `lossless-json`. Integers stay exact: a `number` while safe, a `bigint` past 2^53. A non-integer that a double
  * cannot hold exactly stays a `LosslessNumber`, which no field accepts, so nothing is rounded.
@@ -59,7 +57,7 @@ export function parseJsonBody(
   }
   let text: string
   try {
-    text = utf8.decode(body)
+    text = new TextDecoder('utf-8', { fatal: true }).decode(body)
   } catch {
     return fail(apiError('malformed_json', 'The request body is not valid UTF-8.'))
   }

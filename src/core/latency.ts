@@ -12,7 +12,9 @@ export type Latency =
 export type LatencySpec = { readonly ms?: number; readonly minMs?: number; readonly maxMs?: number }
 
 /** No added latency. */
-export const NO_LATENCY: Latency = { kind: 'none' }
+export function noLatency(): Latency {
+  return { kind: 'none' }
+}
 
 const MAX_MS = 300_000
 
@@ -32,9 +34,9 @@ export function parseLatency(input: unknown): Result<Latency, ApiError> {
   }
   if (ms !== undefined) {
     if (!isMillis(ms)) return fail(invalid(`Field 'ms' must be a whole number from 0 to ${MAX_MS}.`))
-    return ok(ms === 0 ? NO_LATENCY : { kind: 'fixed', ms })
+    return ok(ms === 0 ? noLatency() : { kind: 'fixed', ms })
   }
-  if (minMs === undefined && maxMs === undefined) return ok(NO_LATENCY)
+  if (minMs === undefined && maxMs === undefined) return ok(noLatency())
   if (!isMillis(minMs) || !isMillis(maxMs) || minMs > maxMs) {
     return fail(invalid(`Fields 'minMs' and 'maxMs' must be whole numbers from 0 to ${MAX_MS}, minMs <= maxMs.`))
   }

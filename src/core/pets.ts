@@ -35,7 +35,6 @@ export function isPetStatus(value: unknown): value is PetStatus {
   return value === 'available' || value === 'pending' || value === 'sold'
 }
 
-const STATUS_LIST = PET_STATUSES.join(', ')
 const DIGITS = /^[0-9]{1,6}$/
 
 /**
@@ -61,7 +60,7 @@ export function parseListQuery(query: URLSearchParams): Result<ListQuery, ApiErr
   const status = statuses[0]
   if (status === undefined) return ok({ limit })
   if (!isPetStatus(status)) {
-    return fail(invalidParameter(`Query parameter 'status' must be one of ${STATUS_LIST}.`))
+    return fail(invalidParameter(`Query parameter 'status' must be one of ${PET_STATUSES.join(', ')}.`))
   }
   return ok({ limit, status })
 }
@@ -117,7 +116,7 @@ function parseRecord(body: unknown, withId: boolean): Result<NewPet | Pet, ApiEr
 
   const status = field('status')
   if (Object.hasOwn(fields, 'status') && !isPetStatus(status)) {
-    problems.push(`field 'status' must be one of ${STATUS_LIST}`)
+    problems.push(`field 'status' must be one of ${PET_STATUSES.join(', ')}`)
   }
   if (problems.length > 0 || typeof name !== 'string' || categoryId === undefined) {
     return fail(invalidBody(`${capitalise(problems.join('; '))}.`))
@@ -129,7 +128,7 @@ function parseRecord(body: unknown, withId: boolean): Result<NewPet | Pet, ApiEr
 /** A JSON integer as the body parser left it: a safe `number` or an exact `bigint`. */
 function readInt64(value: unknown): Int64 | undefined {
   if (typeof value === 'bigint') return toInt64(value)
-  return typeof value === 'number' && Number.isSafeInteger(value) ? toInt64(value) : undefined
+  return Number.isSafeInteger(value) ? toInt64(value as number) : undefined
 }
 
 /**

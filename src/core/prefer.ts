@@ -3,7 +3,6 @@ import { fail, ok, type Result } from './http.js'
 
 /** The operations of the spec, and the success status each answers. */
 export type Operation = 'listPets' | 'createPet' | 'getPet'
-export const SUCCESS_STATUS: Readonly<Record<Operation, number>> = { listPets: 200, createPet: 201, getPet: 200 }
 
 /**
  * What a `Prefer` header asks of one request, in Prism's syntax (`Prefer: code=404`): nothing, the
@@ -29,7 +28,7 @@ export function preferredAnswer(header: string | undefined, operation: Operation
   if (codes.size === 0) return undefined
   // Stryker disable next-line StringLiteral: codes has one entry at least here; the default only satisfies the type
   const [code = ''] = codes
-  const success = SUCCESS_STATUS[operation]
+  const success = { listPets: 200, createPet: 201, getPet: 200 }[operation]
   const usage = `use ${success}, or an error status from 400 to 599`
   if (codes.size > 1) return fail(invalid(`Prefer names more than one code (${[...codes].join(', ')}): ${usage}.`))
   const status = /^[0-9]{3}$/.test(code) ? Number(code) : Number.NaN

@@ -11,8 +11,6 @@ import { isJsonContentType } from './json-body.js'
  */
 export type HostPolicy = (host: string | undefined) => boolean
 
-const IPV4 = /^[0-9]{1,3}(?:\.[0-9]{1,3}){3}$/
-const IPV6 = /^\[[0-9A-Fa-f:.]{2,45}\]$/
 const HOSTS_KEPT = 64
 
 /**
@@ -26,7 +24,7 @@ export function createHostPolicy(names: readonly string[] = []): HostPolicy {
   const known = new Map<string, boolean>()
   const decide = (host: string): boolean => {
     const name = hostName(host).toLowerCase()
-    if (IPV4.test(name) || IPV6.test(name) || name === 'localhost' || name.endsWith('.localhost')) return true
+    if (isAddress(name) || name === 'localhost' || name.endsWith('.localhost')) return true
     return exact.has(name) || suffixes.some((suffix) => name.endsWith(suffix) || name === suffix.slice(1))
   }
   return (host) => {
@@ -52,6 +50,11 @@ function hostName(host: string): string {
   }
   const colon = host.indexOf(':')
   return colon === -1 ? host : host.slice(0, colon)
+}
+
+/** An IPv4 address, or an IPv6 one in brackets: a name no rebinding page can have. */
+function isAddress(name: string): boolean {
+  return /^[0-9]{1,3}(?:\.[0-9]{1,3}){3}$/.test(name) || /^\[[0-9A-Fa-f:.]{2,45}\]$/.test(name)
 }
 
 /** The 403 for a `Host` the policy refuses; the host is not echoed, since a page chose it. */

@@ -80,6 +80,11 @@ it('redacts credentials by header name, keeping the scheme of Authorization and 
       { cookie: 's=1', 'set-cookie': 's=2', 'x-api-key': 'k', 'x-control-token': 't', 'x-session-id': 'i', accept: 'application/json' },
       { cookie: '[redacted]', 'set-cookie': '[redacted]', 'x-api-key': '[redacted]', 'x-control-token': '[redacted]', 'x-session-id': '[redacted]', accept: 'application/json' },
     ],
+    // Only the two Authorization headers keep a scheme; any other credential is redacted whole.
+    [
+      { 'x-auth-token': 'Bearer t-1', cookie: 'Session s-2' },
+      { 'x-auth-token': '[redacted]', cookie: '[redacted]' },
+    ],
   ]
   for (const [headers] of sent) journal.record({ request: request('/pets', headers), receivedAt: 0, tenant: null, status: 200, forced: false, delayMs: 0 })
   expect(journal.entries().map((entry) => entry.headers)).toEqual(sent.map(([, shown]) => shown))

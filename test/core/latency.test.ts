@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { NO_LATENCY, parseLatency, pickDelay, toLatencySpec } from '../../src/core/latency.js'
+import { noLatency, parseLatency, pickDelay, toLatencySpec } from '../../src/core/latency.js'
 
 const refusal = (input: unknown) => {
   const result = parseLatency(input)
@@ -9,8 +9,8 @@ const RANGE_RULE = "invalid_body: Fields 'minMs' and 'maxMs' must be whole numbe
 const MS_RULE = "invalid_body: Field 'ms' must be a whole number from 0 to 300000."
 
 it('reads none, a fixed time and a range, each up to exactly 300000 ms', () => {
-  expect(parseLatency({})).toEqual({ ok: true, value: NO_LATENCY })
-  expect(parseLatency({ ms: 0 })).toEqual({ ok: true, value: NO_LATENCY })
+  expect(parseLatency({})).toEqual({ ok: true, value: { kind: 'none' } })
+  expect(parseLatency({ ms: 0 })).toEqual({ ok: true, value: { kind: 'none' } })
   expect(parseLatency({ ms: 1 })).toEqual({ ok: true, value: { kind: 'fixed', ms: 1 } })
   expect(parseLatency({ ms: 300_000 })).toEqual({ ok: true, value: { kind: 'fixed', ms: 300_000 } })
   expect(parseLatency({ minMs: 0, maxMs: 300_000 })).toEqual({ ok: true, value: { kind: 'range', minMs: 0, maxMs: 300_000 } })
@@ -32,11 +32,11 @@ it('needs both ends of a range, whole, within bounds and in order', () => {
 })
 
 it('shows a setting as it was written, and picks delays within the range, both ends included', () => {
-  expect(toLatencySpec(NO_LATENCY)).toEqual({})
+  expect(toLatencySpec(noLatency())).toEqual({})
   expect(toLatencySpec({ kind: 'fixed', ms: 250 })).toEqual({ ms: 250 })
   expect(toLatencySpec({ kind: 'range', minMs: 100, maxMs: 900 })).toEqual({ minMs: 100, maxMs: 900 })
   const range = { kind: 'range', minMs: 100, maxMs: 102 } as const
   expect([0, 0.34, 0.67, 0.999999].map((r) => pickDelay(range, () => r))).toEqual([100, 101, 102, 102])
   expect(pickDelay({ kind: 'fixed', ms: 250 }, () => 0.5)).toBe(250)
-  expect(pickDelay(NO_LATENCY, () => 0.5)).toBe(0)
+  expect(pickDelay(noLatency(), () => 0.5)).toBe(0)
 })

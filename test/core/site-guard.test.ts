@@ -12,7 +12,7 @@ it('answers addresses, localhost and its subdomains on any port, and no name tha
     expect(allowed(host), host).toBe(true)
   }
   // A rebinding page owns names like these (1.2.3.4.nip.io style), never a bare address.
-  for (const host of ['1.2.3.4.evil.test', '1.2.3.4.evil.test:4010', 'evil.1.2.3.4', 'x1.2.3.4', '1.2.3.4x', '1.2.3.4444', 'evil.test', 'localhost.evil.test', 'evillocalhost', 'x.evil.test', '']) {
+  for (const host of ['1.2.3.4.evil.test', '1.2.3.4.evil.test:4010', 'evil.1.2.3.4', 'x1.2.3.4', '1.2.3.4x', '1.2.3.4444', 'evil.test', 'localhost.evil.test', 'evillocalhost', 'x.evil.test', 'evil.test[::1]', 'evil.test[1.2.3.4]', '']) {
     expect(allowed(host), host).toBe(false)
   }
 })
