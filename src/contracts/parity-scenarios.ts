@@ -1,6 +1,6 @@
 import type { Violation } from './answer-rules.js'
 import { describeFetchError } from './fetch-errors.js'
-import { INVALID_KEY } from './parity-probes.js'
+import { invalidKey } from './parity-probes.js'
 import { markName } from './run-marker.js'
 import { cite } from './spec-citations.js'
 
@@ -76,7 +76,7 @@ async function firstListed(api: ReturnType<typeof client>): Promise<Listed[]> {
 
 const REFUSALS = [
   { how: 'no key', authorization: undefined },
-  { how: 'an invalid key', authorization: `Bearer ${INVALID_KEY}` },
+  { how: 'an invalid key', authorization: `Bearer ${invalidKey()}` },
   { how: 'an empty bearer token', authorization: 'Bearer ' },
 ] as const
 

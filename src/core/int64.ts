@@ -5,8 +5,8 @@
  */
 export type Int64 = number | bigint
 
-const MIN = -(2n ** 63n)
-const MAX = 2n ** 63n - 1n
+const MIN = -9_223_372_036_854_775_808n // -(2^63)
+const MAX = 9_223_372_036_854_775_807n // 2^63 - 1
 
 /** Normalises an exact integer to its one `Int64` form, or `undefined` when it is outside int64. */
 export function toInt64(value: number | bigint): Int64 | undefined {
@@ -19,14 +19,12 @@ export function toInt64(value: number | bigint): Int64 | undefined {
   return Number.isSafeInteger(small) ? small : value
 }
 
-const DECIMAL = /^-?[0-9]{1,20}$/
-
 /**
  * Reads a decimal integer written in text (a path segment), exactly.
  * @example parseInt64Text('9007199254740993') // 9007199254740993n
  */
 export function parseInt64Text(text: string): Int64 | undefined {
-  if (!DECIMAL.test(text)) return undefined
+  if (!/^-?[0-9]{1,20}$/.test(text)) return undefined
   // Up to 15 digits a double holds the value exactly: no bigint needed on the usual path.
   // Stryker disable next-line ConditionalExpression,EqualityOperator,MethodExpression: a fast path: BigInt gives the same id
   if (text.length <= (text.startsWith('-') ? 16 : 15)) return toInt64(Number(text))

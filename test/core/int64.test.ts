@@ -11,7 +11,7 @@ it('keeps safe integers as numbers and larger ones as exact bigints', () => {
 })
 
 it('refuses text that is not a decimal int64', () => {
-  for (const text of ['9223372036854775808', '-9223372036854775809', '1.0', '1e3', '+1', ' 1', '', '0x10', '١']) {
+  for (const text of ['9223372036854775808', '-9223372036854775809', '1.0', '1e3', '+1', ' 1', '', '0x10', '١', 'x1234567890123456789', '1234567890123456789x']) {
     expect(parseInt64Text(text), text).toBeUndefined()
   }
 })
