@@ -18,9 +18,11 @@ const HOSTS_KEPT = 64
  * `.example.test`). Answers are remembered for the last 64 hosts, so a request pays one lookup.
  * @example createHostPolicy(['qa-box.internal'])('qa-box.internal:4010') // true
  */
+// Stryker disable next-line ArrayDeclaration: a default list with one made-up name allows only a Host no client sends
 export function createHostPolicy(names: readonly string[] = []): HostPolicy {
-  const exact = new Set(names.filter((name) => !name.startsWith('.')).map((name) => name.toLowerCase()))
-  const suffixes = names.filter((name) => name.startsWith('.')).map((name) => name.toLowerCase())
+  // A name listed with its leading dot lands in `exact` too: any host it matches there, the suffix allows anyway.
+  const exact = new Set(names.map((name) => name.toLowerCase()))
+  const suffixes = [...exact].filter((name) => name.startsWith('.'))
   const known = new Map<string, boolean>()
   const decide = (host: string): boolean => {
     const name = hostName(host).toLowerCase()
@@ -64,8 +66,6 @@ export function refuseHost(): PlainResponse {
   )
 }
 
-const CHANGES_STATE = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
-
 /**
  * Who may use the control API: the fake's own pages (their `Origin` is the fake's own), tools that
  * send no `Origin` (curl, tests, scripts), and origins the user opted in with `--control-cors`. A
@@ -82,8 +82,9 @@ export function refuseControlRequest(request: PlainRequest, corsOrigins: Readonl
   } else if (origin !== ownOrigin(request) && !corsOrigins.has(origin)) {
     return refuseOrigin()
   }
+  const changesState = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(request.method)
   // Stryker disable next-line StringLiteral: a missing Content-Type is refused whatever string stands in for it
-  if (CHANGES_STATE.has(request.method) && !isJsonContentType(request.headers['content-type'] ?? '')) {
+  if (changesState && !isJsonContentType(request.headers['content-type'] ?? '')) {
     return toErrorResponse(
       apiError('json_required', `${request.method} on the control API needs Content-Type: application/json, even without a body.`),
     )
