@@ -18,8 +18,6 @@ export type SnapshotReadOptions = {
   readonly maxAnimals: number
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true })
-
 /**
  * Reads a snapshot (a JSON array of Pet records, as UTF-8 bytes) one record at a time, pausing
  * between chunks, and checks each as `parseFixture` does: the first bad record ends the reading,
@@ -32,6 +30,7 @@ export async function parseSnapshotGradually(text: Uint8Array, options: Snapshot
   if (text[at] !== 91) return fail('a snapshot must be a JSON array of animals')
   at = skipSpace(text, at + 1)
   const pets: Pet[] = []
+  const utf8 = new TextDecoder('utf-8', { fatal: true })
   // A snapshot is written in ascending id order, where no id can repeat: the set of ids seen is
   // built only once the order breaks (a set of a million ids stalls the loop as it grows).
   let seen: Set<Pet['id']> | undefined

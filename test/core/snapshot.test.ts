@@ -44,6 +44,9 @@ it('refuses a malformed snapshot at its first bad record, saying which and why',
     if (typeof message === 'string') expect((await read(text)).result, text).toBe(message)
     else expect((await read(text)).result, text).toMatch(message)
   }
+  // A name written in Latin-1, not UTF-8, is refused rather than read with a replacement character.
+  const latin1 = new Uint8Array([...bytes('[{"id": 1, "categoryId": 1, "name": "Caf'), 0xe9, ...bytes('"}]')])
+  expect((await read(latin1)).result).toMatch(/^record 1 \(index 0\): not valid JSON \(.+\)$/)
 })
 
 it('refuses a record over its size limit, and more animals than the store may hold, as soon as it sees them', async () => {
