@@ -142,7 +142,7 @@ export function createStore(options: StoreOptions = {}): Store {
     revision += 1
     index = next
     const last = set.ids.at(-1)
-    nextId = last !== undefined && compareInt64(last, 0) >= 0 ? nextInt64(last) : 1
+    nextId = last === undefined || compareInt64(last, 1) < 0 ? 1 : nextInt64(last)
     const floor = options.ids?.floor
     // Stryker disable next-line EqualityOperator: at equality, nextId is set to the same id
     if (floor !== undefined && nextId !== undefined && compareInt64(nextId, floor) < 0) nextId = floor
