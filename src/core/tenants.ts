@@ -41,9 +41,6 @@ export type Tenants = {
   resetToken(token: string): void
 }
 
-/** The shared store's label in the journal. */
-export const SHARED_TENANT = 'shared'
-
 /** Isolated stores: at most 1,000, each dropped after 30 minutes without a request. */
 export const TENANT_LIMITS = { maxTenants: 1000, idleMs: 30 * 60 * 1000 } as const
 
@@ -55,6 +52,8 @@ type Slot = { readonly tenant: Tenant; lastUsed: number }
  */
 export function createTenants(options: TenantsOptions): Tenants {
   const { budget, now } = options
+  // The shared store's label in the journal and the control API.
+  const sharedLabel = 'shared'
   const maxTenants = options.maxTenants ?? TENANT_LIMITS.maxTenants
   const idleMs = options.idleMs ?? TENANT_LIMITS.idleMs
   // Serialised once: every store made from the fixture shares its JSON texts.
@@ -62,7 +61,7 @@ export function createTenants(options: TenantsOptions): Tenants {
   const newStore = (): Store => createStore({ initial: fixture, budget })
   const newShared = (): Store => createStore({ initial: fixture, budget, ...(options.ids === undefined ? {} : { ids: options.ids }) })
   // Stryker disable next-line ObjectLiteral: under isolation the shared store answers no request
-  let shared: Tenant = { label: SHARED_TENANT, store: options.isolate ? createStore({ initial: fixture }) : newShared() }
+  let shared: Tenant = { label: sharedLabel, store: options.isolate ? createStore({ initial: fixture }) : newShared() }
   // Every request asks for its store: without isolation the answer is always this one, made once.
   let sharedResult = ok(shared)
   const byToken = new Map<string, Slot>()
@@ -134,11 +133,11 @@ export function createTenants(options: TenantsOptions): Tenants {
         // The new fixture does not fit the budget: back to the previous one, which did.
         fixture = previous
         store = newShared()
-        shared = { label: SHARED_TENANT, store }
+        shared = { label: sharedLabel, store }
         sharedResult = ok(shared)
         throw error
       }
-      shared = { label: SHARED_TENANT, store }
+      shared = { label: sharedLabel, store }
       sharedResult = ok(shared)
     },
     resetToken(token) {
