@@ -1,7 +1,7 @@
 import { createApp } from './app.js'
 import { type Budget, budgetFull, createBudget } from './budget.js'
 import { createKeyPolicy, type KeyPolicy } from './auth.js'
-import { apiError, FakeInputError, orThrow } from './errors.js'
+import { type ApiError, apiError, FakeInputError, orThrow } from './errors.js'
 import { type ForcedRule, type ForcedRuleSpec, createForcedRules, parseForcedRule } from './forced.js'
 import { parseFixtureRecords } from './fixture.js'
 import { isDropped, type PlainRequest, type Reply } from './http.js'
@@ -90,7 +90,11 @@ export type Controls = {
 export type StoreControls = Controls & {
   /** The store itself (read it; change it through the API or these controls). */
   readonly store: Store
-  /** Adds `count` generated animals, ids after the highest; all or nothing. */
+  /**
+   * Adds `count` generated animals, ids after the highest. Refused whole when they do not fit the
+   * budget or their ids cannot be reserved; a seed stopped part-way (the room taken meanwhile by the
+   * API's creations) keeps what it added and says so in its error.
+   */
   seed(count: number, options?: SeedOptions): Promise<SeedResult>
   /** Every animal, ascending id: loadable as a fixture. */
   snapshot(): Pet[]
@@ -182,13 +186,16 @@ export function createFakeService(options: FakeOptions, environment: FakeEnviron
         if (budget.used.animals + count > budget.limits.maxAnimals) throw budgetFull(budget, count)
         const seed = seedOptions.seed ?? Math.floor(random() * 2 ** 32)
         const next = await generate({ ...seedOptions, seed })
+        const reserved = store.reserveIds(count)
+        if (!reserved.ok) throw new FakeInputError(reserved.error)
         let firstId: Int64 | null = null
         let lastId: Int64 | null = null
-        for (let i = 0; i < count; i++) {
+        for (let added = 0; added < count; added++) {
           // A chunk takes a few milliseconds; between chunks the API answers.
-          if (i > 0 && i % SEED_CHUNK === 0) await pause()
+          if (added > 0 && added % SEED_CHUNK === 0) await pause()
           const result = store.create(next())
-          if (!result.ok) throw new FakeInputError(result.error)
+          // What was added stays (creations of the API may sit between its ids): the answer says so.
+          if (!result.ok) throw new FakeInputError(added === 0 ? result.error : seedStopped(result.error, { added, count, firstId, lastId }))
           lastId = result.value.pet.id
           firstId ??= lastId
         }
@@ -296,4 +303,16 @@ function checkPets(pets: unknown): Pet[] {
   const checked = parseFixtureRecords(pets)
   if (!checked.ok) throw new FakeInputError(apiError('invalid_body', checked.error))
   return checked.value
+}
+
+/** A seed's error once some of its animals are stored: which, and why the rest are not. */
+function seedStopped(
+  refusal: ApiError,
+  seeded: { readonly added: number; readonly count: number; readonly firstId: Int64 | null; readonly lastId: Int64 | null },
+): ApiError {
+  const { added, count, firstId, lastId } = seeded
+  return apiError(
+    refusal.code,
+    `The seed stopped after ${added} of ${count} animals, which stay stored (ids ${firstId} to ${lastId}); the next was refused: ${refusal.message}`,
+  )
 }

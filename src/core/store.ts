@@ -1,7 +1,7 @@
 import { type Budget, budgetFull, createBudget } from './budget.js'
 import { type ApiError, apiError } from './errors.js'
 import { fail, ok, type Result } from './http.js'
-import { compareInt64, type Int64, nextInt64 } from './int64.js'
+import { compareInt64, type Int64, nextInt64, toInt64 } from './int64.js'
 import { parseJsonNumber } from './json-body.js'
 import { type NewPet, PET_STATUSES, type Pet, type PetStatus, toPetJson } from './pets.js'
 import { parse } from 'lossless-json'
@@ -64,6 +64,11 @@ export type Store = {
   /** How many animals have each status, and how many have none. */
   counts(): Readonly<Record<PetStatus | 'none', number>>
   create(newPet: NewPet): Result<Created, ApiError>
+  /**
+   * Makes the next `count` ids durable at once, before any is handed out: a seed reserves its ids
+   * in one write, so a full disk refuses it whole rather than half-way.
+   */
+  reserveIds(count: number): Result<void, ApiError>
   /**
    * Replaces every animal; ids continue after the highest of `pets`. Throws on duplicate ids, and
    * a `FakeInputError` (507) when they do not fit the budget, keeping the animals it had.
@@ -204,13 +209,24 @@ export function createStore(options: StoreOptions = {}): Store {
         options.ids?.use(nextId)
       } catch {
         budget.give(1, json.length)
-        return fail(apiError('store_full', 'The id could not be reserved on disk (see the server log); nothing was stored.'))
+        return fail(apiError('store_full', 'The id could not be reserved on disk (see the server log), so the animal was not stored.'))
       }
       ownChars += json.length
       addToIndex(index, nextId, json, pet.status)
       nextId = nextInt64(nextId)
       revision += 1
       return ok({ pet, json })
+    },
+    reserveIds(count) {
+      // Past the int64 maximum no id is left to reserve: each creation there answers for itself.
+      const last = nextId === undefined || count < 1 ? undefined : toInt64(BigInt(nextId) + BigInt(count - 1))
+      if (last === undefined) return ok(undefined)
+      try {
+        options.ids?.use(last)
+      } catch {
+        return fail(apiError('store_full', `The ids of ${count} new animals could not be reserved on disk (see the server log), so none was stored.`))
+      }
+      return ok(undefined)
     },
     replace,
     async replaceGradually(pets, pause) {

@@ -42,33 +42,52 @@ export function createHandlers(options: HandlersOptions): HttpHandler[] {
     ;(fake as Fake).observe(recordingFor(options.recordPact).record)
   }
   const onError = options.onError ?? ((error: unknown) => console.error(error))
-  return [
-    http.all(toMatcher(base), async ({ request }) => {
-      let reply: Reply
-      try {
-        reply = await fake.handle(await toPlainRequest(request, base))
-      } catch (error) {
-        onError(error)
-        reply = internalError()
-      }
-      return toResponse(reply, request.method)
-    }),
-  ]
+  const handler = http.all(toMatcher(base), async ({ request }) => {
+    let reply: Reply
+    try {
+      reply = await fake.handle(await toPlainRequest(request, base))
+    } catch (error) {
+      onError(error)
+      reply = internalError()
+    }
+    return toResponse(reply, request.method)
+  })
+  refuseUnfitRuntime(handler)
+  return [handler]
+}
+
+/**
+ * msw 3 needs Node 22.12 or later: on Node 20 it installs with only a warning, then fails every
+ * request it answers with "Promise.withResolvers is not a function". Said once, here, instead.
+ * msw 3's handlers are the ones that can be disposed.
+ */
+function refuseUnfitRuntime(handler: HttpHandler): void {
+  if (!('dispose' in handler) || typeof (Promise as { withResolvers?: unknown }).withResolvers === 'function') return
+  const runtime = typeof process === 'undefined' ? 'this runtime' : `Node ${process.version}`
+  throw new Error(`msw 3 needs Node 22.12 or later, and ${runtime} lacks Promise.withResolvers: run on Node 22.12+, or install msw 2 (npm i -D msw@2)`)
 }
 
 async function toPlainRequest(request: Request, base: ApiBase): Promise<PlainRequest> {
   const url = new URL(request.url)
-  const headers: Record<string, string> = {}
-  // Headers iterates lower-case names with repeated fields already joined by ", ", as the node adapter does.
-  for (const [name, value] of request.headers) headers[name] = value
   return {
     method: request.method,
     path: url.pathname.slice(base.basePath.length),
     basePath: base.basePath,
     search: url.search.slice(1),
-    headers,
+    headers: toFields(request.headers),
     body: request.body === null ? undefined : new Uint8Array(await request.arrayBuffer()),
   }
+}
+
+/**
+ * The request's headers as the core reads them, by lower-case name. The Fetch standard has
+ * `Headers` iterate lower-case names, repeated fields joined by ", "; happy-dom's join them too but
+ * keep the case a name was first given (`Authorization`).
+ */
+function toFields(headers: Headers): Record<string, string> {
+  const fields: Record<string, string> = {}
+  for (const [name, value] of headers) fields[name.toLowerCase()] = value
+  return fields
 }
 
 // setTimeout, which msw's delay() uses, cannot wait longer than this.

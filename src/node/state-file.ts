@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs'
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { open, readdir, readFile, rename, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { parseFixture } from '../core/fixture.js'
@@ -120,12 +120,18 @@ function writeDurably(file: string, text: string): void {
   const temporary = temporaryName(file)
   const fd = openSync(temporary, 'wx')
   try {
-    writeSync(fd, text)
-    fsyncSync(fd)
-  } finally {
-    closeSync(fd)
+    try {
+      writeSync(fd, text)
+      fsyncSync(fd)
+    } finally {
+      closeSync(fd)
+    }
+    renameSync(temporary, file)
+  } catch (error) {
+    // A full disk fails the write after open made the file: no failed write leaves it behind.
+    rmSync(temporary, { force: true })
+    throw error
   }
-  renameSync(temporary, file)
 }
 
 /** Options of `createStateWriter`. */

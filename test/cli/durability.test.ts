@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
@@ -166,4 +167,67 @@ it('writes through a temporary file with an unpredictable name, created anew, ne
   expect(readFileSync(planted, 'utf8')).toBe('untouched')
   cli.child.kill('SIGTERM')
   expect(await cli.exited).toBe(0)
+})
+
+/**
+ * A 64 KiB tmpfs of its own, filled to the last byte: a full disk, as root may mount one. Where
+ * mounting is not allowed the caller skips, saying so in one line.
+ */
+function fullDisk(): { readonly dir: string; release(): void } | undefined {
+  const dir = mkdtempSync(join(tmpdir(), 'state-full-'))
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir], { stdio: 'ignore' })
+  } catch {
+    rmSync(dir, { recursive: true, force: true })
+    return undefined
+  }
+  return {
+    dir,
+    release() {
+      execFileSync('umount', [dir])
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+function fill(dir: string): void {
+  const fd = openSync(join(dir, 'filler'), 'w')
+  try {
+    for (;;) writeSync(fd, Buffer.alloc(4096))
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error
+  } finally {
+    closeSync(fd)
+  }
+}
+
+const disk = fullDisk()
+if (disk === undefined) console.log('full-disk test skipped: mounting a tmpfs is not allowed here (it needs root)')
+else disk.release()
+
+it.skipIf(disk === undefined)('refuses a seed whole on a full disk, storing nothing, saying so truly, and leaves no temporary', async () => {
+  const full = fullDisk()
+  if (full === undefined) throw new Error('the tmpfs could be mounted a moment ago')
+  try {
+    const file = join(full.dir, 'state.json')
+    const { cli, api, control } = await serve(['--state-file', file])
+    // The first creation reserves a block of ids on disk; then the disk fills up.
+    expect((await api.authed('/pets', { method: 'POST', body: { name: 'Before', categoryId: 1 } })).status).toBe(201)
+    fill(full.dir)
+    // More animals than the block still reserved: their ids need a write, which fails.
+    const seeded = await control.call('/seed', { method: 'POST', body: { count: 20_000 } })
+    expect(seeded.json).toEqual({
+      code: 'store_full',
+      message: 'The ids of 20000 new animals could not be reserved on disk (see the server log), so none was stored.',
+      status: 507,
+    })
+    expect(((await control.call('/animals')).json as { total: number }).total).toBe(fixture.length + 1)
+    expect(readdirSync(full.dir).sort()).toEqual(['filler', 'state.json.ids'])
+    // The ids already reserved are still handed out: the store goes on.
+    expect((await api.authed('/pets', { method: 'POST', body: { name: 'After', categoryId: 1 } })).status).toBe(201)
+    cli.child.kill('SIGKILL')
+    await cli.exited
+  } finally {
+    full.release()
+  }
 })

@@ -2,6 +2,7 @@ import { expect, it } from 'vitest'
 import { FakeInputError } from '../../src/core/errors.js'
 import { createFakeService } from '../../src/core/fake-service.js'
 import type { Pet } from '../../src/core/pets.js'
+import type { IdReservation } from '../../src/core/store.js'
 import { createPetSource } from '../../src/seed/generate-pets.js'
 import { createTestFake, plainRequest, respond } from '../support/core-fake.js'
 
@@ -47,6 +48,40 @@ it('pauses a long seed every 2,000 animals, and stops it when the store cannot t
   expect(pauses).toBe(2)
   const last = createTestFake({ pets: [{ id: 9223372036854775807n, name: 'last', categoryId: 1 }] })
   await expect(last.seed(1)).rejects.toMatchObject({ code: 'store_full', message: 'No 64-bit ids are left to assign.' })
+})
+
+/** An id reservation whose disk refuses to make `refused` durable (it filled up). */
+const refusingId = (refused: number): IdReservation => ({
+  floor: 1,
+  use(id) {
+    if (id === refused) throw new Error('ENOSPC')
+  },
+})
+
+it('reserves a seed\'s ids in one go before handing out the first, and refuses the seed whole when that fails', async () => {
+  const used: unknown[] = []
+  const fake = createTestFake({ pets, ids: { floor: 1, use: (id) => void used.push(id) } })
+  await fake.seed(3)
+  expect(used).toEqual([5, 3, 4, 5])
+  const refusing = createTestFake({ pets, ids: refusingId(5) })
+  await expect(refusing.seed(3)).rejects.toThrow(
+    new FakeInputError({ code: 'store_full', message: 'The ids of 3 new animals could not be reserved on disk (see the server log), so none was stored.' }),
+  )
+  expect(refusing.snapshot()).toEqual(pets)
+})
+
+it('keeps what a seed stopped part-way added, and says how many and which', async () => {
+  // The id after the 2,500th cannot be made durable (a disk that filled up meanwhile).
+  const fake = createTestFake({ pets, ids: refusingId(2503) })
+  await expect(fake.seed(3000)).rejects.toThrow(
+    new FakeInputError({
+      code: 'store_full',
+      message:
+        'The seed stopped after 2500 of 3000 animals, which stay stored (ids 3 to 2502); the next was refused: The id could not be reserved on disk (see the server log), so the animal was not stored.',
+    }),
+  )
+  expect(fake.snapshot()).toHaveLength(2502)
+  expect(fake.snapshot().at(-1)?.id).toBe(2502)
 })
 
 it('loads a snapshot given as text, and says why one is not valid', async () => {

@@ -185,7 +185,7 @@ it('hands out no id below the reservation floor, even after a reset, and stores 
   expect(afterReset.ok && afterReset.value.pet.id).toBeGreaterThanOrEqual(500)
   failing = true
   const refused = store.create({ name: 'c', categoryId: 1 })
-  expect(refused).toEqual({ ok: false, error: expect.objectContaining({ code: 'store_full', message: 'The id could not be reserved on disk (see the server log); nothing was stored.' }) })
+  expect(refused).toEqual({ ok: false, error: expect.objectContaining({ code: 'store_full', message: 'The id could not be reserved on disk (see the server log), so the animal was not stored.' }) })
   expect(store.size).toBe(3)
   expect(budget.used.animals).toBe(3) // the refused animal's room is given back
   failing = false
@@ -298,4 +298,18 @@ it('hands out copies of its texts, and counts a replacement as a change', () => 
 it('knows no id is left even with a reservation floor', () => {
   const store = createStore({ initial: [{ id: 9223372036854775807n, name: 'last', categoryId: 1 }], ids: { floor: 5, use() {} } })
   expect(store.create({ name: 'one more', categoryId: 1 })).toMatchObject({ ok: false, error: { code: 'store_full' } })
+})
+
+it('reserves the ids of the next n animals in one call, from the next id; nothing for none, nor past the int64 maximum', () => {
+  const used: (number | bigint)[] = []
+  const ids = { floor: 1, use: (id: number | bigint) => void used.push(id) }
+  const store = createStore({ initial: [rex, tom], ids })
+  expect(store.reserveIds(1)).toEqual({ ok: true, value: undefined })
+  expect(store.reserveIds(3)).toEqual({ ok: true, value: undefined })
+  expect(store.reserveIds(0)).toEqual({ ok: true, value: undefined })
+  expect(used).toEqual([11, 13])
+  const top = createStore({ initial: [{ id: 9223372036854775806n, name: 'Top', categoryId: 1 }], ids })
+  expect(top.reserveIds(1)).toEqual({ ok: true, value: undefined })
+  expect(top.reserveIds(2)).toEqual({ ok: true, value: undefined })
+  expect(used.slice(2)).toEqual([9223372036854775807n])
 })

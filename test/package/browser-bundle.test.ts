@@ -1,12 +1,14 @@
 import { build, type Metafile } from 'esbuild'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { expect, it } from 'vitest'
 
 // The built entry, as an app's bundler meets it in node_modules/animals-mock (`npm test` builds first).
 const MSW_ENTRY = fileURLToPath(new URL('../../dist/msw/index.js', import.meta.url))
+const README = fileURLToPath(new URL('../../README.md', import.meta.url))
 
-/** Bundles `animals-mock/msw` in one file, no splitting, esbuild's defaults otherwise; msw stays out. */
-async function bundle(platform: 'browser' | 'node'): Promise<{ inputs: string[]; bytes: number }> {
+/** Bundles `animals-mock/msw` in one file, no splitting, minified, esbuild's defaults otherwise. */
+async function bundle(platform: 'browser' | 'node', withMsw = false): Promise<{ inputs: string[]; bytes: number }> {
   const result = await build({
     entryPoints: [MSW_ENTRY],
     bundle: true,
@@ -16,23 +18,37 @@ async function bundle(platform: 'browser' | 'node'): Promise<{ inputs: string[];
     write: false,
     metafile: true,
     logLevel: 'silent',
-    external: ['msw', 'msw/*'],
+    external: withMsw ? [] : ['msw', 'msw/*'],
   })
   const metafile: Metafile = result.metafile
   const output = Object.values(metafile.outputs)[0]
   return { inputs: Object.keys(metafile.inputs), bytes: output?.bytes ?? 0 }
 }
 
-it('leaves Faker out of a browser bundle of the msw handlers, without splitting', async () => {
+/** The sizes the README states, in bytes (its KB are 1,000 bytes). */
+function readmeSizes(): { handlers: number; withMsw: number; withFaker: number } {
+  const text = readFileSync(README, 'utf8').replace(/\s+/g, ' ')
+  const match = /\*\*([0-9]+) KB\*\* minified \(([0-9]+) KB with msw 2 bundled in; ([0-9]+) KB with Faker/.exec(text)
+  if (match === null) throw new Error('the README no longer states the browser bundle sizes where this test reads them')
+  const [handlers, withMsw, withFaker] = match.slice(1).map((figure) => Number(figure) * 1000) as [number, number, number]
+  return { handlers, withMsw, withFaker }
+}
+
+/** Within 10% of the stated figure, either way. */
+function expectNear(measured: number, stated: number, what: string): void {
+  expect(Math.abs(measured - stated) / stated, `${what}: measured ${measured} bytes, the README says ${stated}`).toBeLessThanOrEqual(0.1)
+}
+
+it('leaves Faker out of a browser bundle of the msw handlers, without splitting, at the size the README states', async () => {
   const page = await bundle('browser')
   expect(page.inputs.filter((input) => input.includes('@faker-js'))).toEqual([])
   expect(page.inputs.some((input) => input.endsWith('seed/generator-absent.js'))).toBe(true)
-  // The handlers, the core and the embedded default animals: 38 KB when measured; Faker is 450 KB.
-  expect(page.bytes).toBeLessThan(100_000)
+  expectNear(page.bytes, readmeSizes().handlers, 'the handlers, the core and the default animals')
+  expectNear((await bundle('browser', true)).bytes, readmeSizes().withMsw, 'with msw bundled in')
 })
 
-it('would see Faker if the bundle carried it: a Node bundle, where seeding works, does', async () => {
+it('would see Faker if the bundle carried it: a Node bundle, where seeding works, does, at the size the README states', async () => {
   const server = await bundle('node')
   expect(server.inputs.some((input) => input.includes('@faker-js/faker'))).toBe(true)
-  expect(server.bytes).toBeGreaterThan(400_000)
+  expectNear(server.bytes, readmeSizes().withFaker, 'with Faker')
 })

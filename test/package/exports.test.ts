@@ -17,7 +17,7 @@ it('exports the fake, its types and the client from animals-mock', () => {
 })
 
 it('exports the handlers and the fake from animals-mock/msw', () => {
-  expect(exportsOf('animals-mock/msw')).toEqual(['BaseUrlError', 'DEFAULT_PETS', 'createFake', 'createHandlers', 'failOnUnhandledRequests'])
+  expect(exportsOf('animals-mock/msw')).toEqual(['BaseUrlError', 'DEFAULT_PETS', 'bypassUnhandledRequests', 'createFake', 'createHandlers', 'failOnUnhandledRequests'])
 })
 
 it('exports the standalone server from animals-mock/node', () => {
