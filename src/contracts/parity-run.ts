@@ -5,6 +5,7 @@ import { PARITY_MIN_ANIMALS, parityProbes, type Probe, type ProbeContext, toProb
 import { judgeScenario, PARITY_SCENARIOS, type Scenario, type ScenarioOutcome, type ScenarioSide, type ScenarioSeen } from './parity-scenario-run.js'
 import { createProviderStateHandlers, PROVIDER_STATES } from './provider-states.js'
 import { markName } from './run-marker.js'
+import { watchCreations } from './parity-creations.js'
 
 /** A service parity talks to: its API base with `/v1`, and a key it accepts. */
 export type ParitySide = { readonly baseUrl: string; readonly apiKey: string }
@@ -40,26 +41,32 @@ export class ParitySetupError extends Error {
  * run's own for the `getPet` probes; every animal created carries the marker.
  */
 export async function runParity(options: ParityOptions): Promise<ParityReport> {
-  const send = options.fetch ?? ((input, init) => fetch(input, init))
-  const [fakeContext, deploymentContext] = await Promise.all([
-    prepare('the fake', options.fake, options),
-    prepare('the deployment', options.deployment, options),
-  ])
+  // Each side's ids are looked at before anything is created, and every creation after is noted.
+  const [fake, deployment] = await Promise.all([watch('the fake', options.fake, options), watch('the deployment', options.deployment, options)])
+  const [fakeContext, deploymentContext] = await Promise.all([prepare('the fake', fake, options), prepare('the deployment', deployment, options)])
   const outcomes: ProbeOutcome[] = []
   for (const probe of options.probes ?? parityProbes()) {
-    const [fake, deployment] = await Promise.all([
-      observe(send, options.fake.baseUrl, probe, fakeContext, options.timeoutMs),
-      observe(send, options.deployment.baseUrl, probe, deploymentContext, options.timeoutMs),
-    ])
-    outcomes.push({ probe, fake, deployment })
+    const [onFake, onDeployment] = await Promise.all([observe(fake, probe, fakeContext, options.timeoutMs), observe(deployment, probe, deploymentContext, options.timeoutMs)])
+    outcomes.push({ probe, fake: onFake, deployment: onDeployment })
   }
   const scenarios: ScenarioOutcome[] = []
-  const sideOf = (side: ParitySide): ScenarioSide => ({ ...side, marker: options.marker, timeoutMs: options.timeoutMs, fetch: send })
   for (const scenario of options.scenarios ?? PARITY_SCENARIOS) {
-    const [fake, deployment] = await Promise.all([see(scenario, sideOf(options.fake)), see(scenario, sideOf(options.deployment))])
-    scenarios.push({ scenario, fake, deployment })
+    const [onFake, onDeployment] = await Promise.all([see(scenario, fake), see(scenario, deployment)])
+    scenarios.push({ scenario, fake: onFake, deployment: onDeployment })
   }
   return { outcomes, scenarios, findings: [...outcomes.flatMap(compareOutcome), ...scenarios.flatMap(judgeScenario)] }
+}
+
+/** A side with the run's marker and timeout, and a `fetch` that notes the ids of the animals it creates. */
+async function watch(label: string, side: ParitySide, options: ParityOptions): Promise<ScenarioSide> {
+  const send = options.fetch ?? ((input, init) => fetch(input, init))
+  const { marker, timeoutMs } = options
+  try {
+    const { log, fetch: watching } = await watchCreations({ ...side, timeoutMs, fetch: send })
+    return { ...side, marker, timeoutMs, fetch: watching, creations: log }
+  } catch (error) {
+    throw new ParitySetupError(`could not set ${label} up (${side.baseUrl}): ${describeFetchError(error, timeoutMs)}`)
+  }
 }
 
 async function see(scenario: Scenario, side: ScenarioSide): Promise<ScenarioSeen> {
@@ -70,15 +77,8 @@ async function see(scenario: Scenario, side: ScenarioSide): Promise<ScenarioSeen
   }
 }
 
-async function prepare(label: string, side: ParitySide, options: ParityOptions): Promise<ProbeContext> {
-  const states = createProviderStateHandlers({
-    baseUrl: side.baseUrl,
-    apiKey: side.apiKey,
-    marker: options.marker,
-    timeoutMs: options.timeoutMs,
-    // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given
-    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-  })
+async function prepare(label: string, side: ScenarioSide, options: ParityOptions): Promise<ProbeContext> {
+  const states = createProviderStateHandlers({ baseUrl: side.baseUrl, apiKey: side.apiKey, marker: options.marker, timeoutMs: options.timeoutMs, fetch: side.fetch })
   try {
     await states[PROVIDER_STATES.animalsExist]({ atLeast: PARITY_MIN_ANIMALS })
     await states[PROVIDER_STATES.animalsExist]({ atLeast: 1, status: 'sold' })
@@ -94,10 +94,10 @@ async function prepare(label: string, side: ParitySide, options: ParityOptions):
   }
 }
 
-async function observe(send: typeof fetch, baseUrl: string, probe: Probe, context: ProbeContext, timeoutMs: number): Promise<Observed> {
+async function observe(side: ScenarioSide, probe: Probe, context: ProbeContext, timeoutMs: number): Promise<Observed> {
   const request = toProbeRequest(probe, context)
   try {
-    const response = await send(`${baseUrl}${request.target}`, {
+    const response = await side.fetch(`${side.baseUrl}${request.target}`, {
       method: request.method,
       headers: request.headers,
       // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given

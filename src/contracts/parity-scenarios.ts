@@ -1,16 +1,21 @@
 import type { Violation } from './answer-rules.js'
+import type { CreationLog } from './parity-creations.js'
 import { describeFetchError } from './fetch-errors.js'
 import { invalidKey } from './parity-probes.js'
 import { markName } from './run-marker.js'
 import { cite } from './spec-citations.js'
 
-/** A service a scenario runs against: its API base with `/v1`, a key it accepts, the run's marker. */
+/**
+ * A service a scenario runs against: its API base with `/v1`, a key it accepts, the run's marker,
+ * and what the run saw of its ids (`fetch` is the one that notes them: see `watchCreations`).
+ */
 export type ScenarioSide = {
   readonly baseUrl: string
   readonly apiKey: string
   readonly marker: string
   readonly timeoutMs: number
   readonly fetch: typeof fetch
+  readonly creations: CreationLog
 }
 
 /** What a scenario saw on one side, in a few words, and where that contradicts the spec. */
@@ -68,12 +73,6 @@ const idOf = (answer: Answer): string | undefined => {
   return answer.status === 201 && Number.isInteger(id) ? String(id) : undefined
 }
 
-/** The animals a side lists first: all of them and each status, 100 each (the most `limit` allows). */
-async function firstListed(api: ReturnType<typeof client>): Promise<Listed[]> {
-  const lists = await Promise.all(['limit=100', 'status=available&limit=100', 'status=pending&limit=100', 'status=sold&limit=100'].map(api.list))
-  return lists.flat()
-}
-
 const REFUSALS = [
   { how: 'no key', authorization: undefined },
   { how: 'an invalid key', authorization: `Bearer ${invalidKey()}` },
@@ -116,22 +115,36 @@ const refusedStoresNothing: Scenario = {
   },
 }
 
+/** How many ids a violation of the run's ids names, at most. */
+const NAMED_IDS = 3
+
 const idsUniqueAfterExistingData: Scenario = {
   id: 'ids-unique-after-existing',
-  request: 'GET /pets (all, and by each status), then POST /pets: the new id is no listed animal\'s',
+  request: 'GET /pets (all, and by each status) before parity creates anything; then every POST /pets of the run answered 201: no new id is a listed animal\'s, none is given twice',
   rule: cite('petId'),
   async run(side) {
-    const api = client(side)
-    const existing = await firstListed(api)
-    const id = idOf(await api.create('Id probe'))
-    if (id === undefined) return { summary: 'no animal created', violations: [] }
-    const taken = existing.find((pet) => String(pet?.id) === id)
-    if (taken === undefined) return { summary: `a new id, unlike the ${new Set(existing.map((pet) => String(pet?.id))).size} listed`, violations: [] }
-    return {
-      summary: `id ${id}, already taken`,
-      violations: [{ aspect: 'ids', reason: `the new animal got id ${id}, which the animal ${JSON.stringify(taken.name)} already had; ${cite('petId')}` }],
+    const { before, created } = side.creations
+    if (created.length === 0) return { summary: 'no animal created', violations: [] }
+    const taken = created.filter((id) => before.has(id))
+    const twice = created.filter((id, index) => created.indexOf(id) !== index)
+    const violations: Violation[] = []
+    if (taken.length > 0) {
+      const named = taken.slice(0, NAMED_IDS).map((id) => `${id} (listed as ${JSON.stringify(before.get(id))})`)
+      violations.push({ aspect: 'ids', reason: `${taken.length} of ${created.length} new animals got ids that animals listed before the first creation already had: ${listOf(named, taken.length)}; ${cite('petId')}` })
     }
+    if (twice.length > 0) {
+      violations.push({ aspect: 'ids', reason: `${twice.length} of ${created.length} new animals got an id an earlier new animal had: ${listOf(twice.slice(0, NAMED_IDS), twice.length)}; ${cite('petId')}` })
+    }
+    const summary = [taken.length > 0 ? `${taken.length} of ${created.length} new ids already taken` : '', twice.length > 0 ? `${twice.length} of ${created.length} new ids given twice` : '']
+    return violations.length === 0
+      ? { summary: `${created.length} created, no id among the ${before.size} listed before, none given twice`, violations }
+      : { summary: summary.filter((part) => part !== '').join('; '), violations }
   },
+}
+
+/** The first few of a list, and how many more there are. */
+function listOf(first: readonly string[], total: number): string {
+  return total > first.length ? `${first.join(', ')} and ${total - first.length} more` : first.join(', ')
 }
 
 /** How many animals the parallel scenario creates at once. */
@@ -184,5 +197,8 @@ const survivesLargeBody: Scenario = {
   },
 }
 
-/** Every scenario, in the order run: the large body last, since a service may not survive it. */
-export const PARITY_SCENARIOS: readonly Scenario[] = [refusedStoresNothing, idsUniqueAfterExistingData, idsUniqueInParallel, survivesLargeBody]
+/**
+ * Every scenario, in the order run: the large body last of those that send, since a service may not
+ * survive it; then the ids of the whole run, which sends nothing.
+ */
+export const PARITY_SCENARIOS: readonly Scenario[] = [refusedStoresNothing, idsUniqueInParallel, survivesLargeBody, idsUniqueAfterExistingData]

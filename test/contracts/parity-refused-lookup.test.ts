@@ -44,7 +44,7 @@ function deploymentKeepingRefused(hiddenStatus: number): ScenarioSide {
     if (kept !== undefined) return reply(hiddenStatus, kept)
     return reply(404, { code: 'not_found', message: 'No animal has this id.', status: 404 })
   }
-  return { baseUrl: 'http://deployment.test/v1', apiKey: KEY, marker: '[animals-mock parity t-2]', timeoutMs: 5000, fetch: fetchStub as typeof fetch }
+  return { baseUrl: 'http://deployment.test/v1', apiKey: KEY, marker: '[animals-mock parity t-2]', timeoutMs: 5000, fetch: fetchStub as typeof fetch, creations: { before: new Map(), created: [] } }
 }
 
 // Only a 200 finds an animal: a deployment may answer an id it does not serve with any body,

@@ -10,7 +10,7 @@ const probe = (id: string): Probe => {
   if (found === undefined) throw new Error(`no probe ${id}`)
   return found
 }
-const [refused, , parallel] = PARITY_SCENARIOS
+const [refused, parallel] = PARITY_SCENARIOS
 if (refused === undefined || parallel === undefined) throw new Error('scenarios missing')
 
 const seen = (status: number): Observed => ({ ok: true, status, headers: {}, body: '' })

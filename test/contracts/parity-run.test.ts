@@ -34,9 +34,9 @@ it('finds only open differences between the fake and an implementation that choo
   expect(report.outcomes.map((each) => each.probe.id)).toEqual(parityProbes().map((each) => each.id))
   expect(report.scenarios.map((each) => [each.scenario.id, each.fake.ok, each.deployment.ok])).toEqual([
     ['refused-create-stores-nothing', true, true],
-    ['ids-unique-after-existing', true, true],
     ['ids-unique-in-parallel', true, true],
     ['survives-large-body', true, true],
+    ['ids-unique-after-existing', true, true],
   ])
   expect(report.findings.filter((each) => each.verdict !== 'open')).toEqual([])
   const found = (probe: string, aspect: string) => report.findings.find((each) => each.probe === probe && each.aspect === aspect)
@@ -132,14 +132,16 @@ it('sends everything through the fetch it is given: set-up, probes and scenarios
 
 it('hands each scenario its side, and reports one that could not finish as without an answer', async () => {
   const deployment = await independent()
-  const sides: Omit<ScenarioSide, 'fetch'>[] = []
+  const sides: Omit<ScenarioSide, 'fetch' | 'creations'>[] = []
+  const created: (readonly string[])[] = []
   const failing: Scenario = {
     id: 'failing',
     request: 'nothing',
     rule: 'none',
     async run(side) {
-      const { fetch: _fetch, ...rest } = side
+      const { fetch: _fetch, creations, ...rest } = side
       sides.push(rest)
+      created.push(creations.created)
       if (side.baseUrl === deployment) throw new TypeError('fetch failed', { cause: Object.assign(new Error('reset'), { code: 'ECONNRESET' }) })
       return { summary: 'fine', violations: [] }
     },
@@ -149,6 +151,8 @@ it('hands each scenario its side, and reports one that could not finish as witho
     { baseUrl: fake.baseUrl, apiKey: PROVIDER_KEY, marker: MARKER, timeoutMs: 4321 },
     { baseUrl: deployment, apiKey: PROVIDER_KEY, marker: MARKER, timeoutMs: 4321 },
   ])
+  // What each side's set-up created: its own animal for the getPet probes, with an id.
+  expect(created.map((ids) => ids.length)).toEqual([1, 1])
   expect(report.scenarios[0]?.deployment).toEqual({ ok: false, error: 'connection reset (ECONNRESET)' })
   expect(report.findings).toEqual([expect.objectContaining({ probe: 'failing', verdict: 'no-answer', fake: 'fine', deployment: 'no answer: connection reset (ECONNRESET)' })])
 })

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { type CreationLog, watchCreations } from '../../src/contracts/parity-creations.js'
 import { LARGE_BODY_BYTES, PARITY_SCENARIOS, type Scenario, type ScenarioSide } from '../../src/contracts/parity-scenarios.js'
 import { SPEC } from '../../src/contracts/spec-citations.js'
 import { type Drift, type IndependentService, startIndependentService } from '../support/independent-service/service.js'
@@ -10,6 +11,7 @@ const scenario = (id: string): Scenario => {
   return found
 }
 const KEY = 'scenario-key-1'
+const NOTHING_SEEN: CreationLog = { before: new Map(), created: [] }
 const MARKER = '[animals-mock parity t-1]'
 const STATUSES = ['available', 'pending', 'sold']
 
@@ -80,7 +82,7 @@ function createStub(options: StubOptions = {}) {
     const found = animals.find((each) => `/v1/pets/${each.id}` === url.pathname)
     return found === undefined ? refusal(404) : reply(200, found)
   }
-  const side: ScenarioSide = { baseUrl: 'http://stub.test/v1', apiKey: KEY, marker: MARKER, timeoutMs: 1000, fetch: fetchStub as typeof fetch }
+  const side: ScenarioSide = { baseUrl: 'http://stub.test/v1', apiKey: KEY, marker: MARKER, timeoutMs: 1000, fetch: fetchStub as typeof fetch, creations: NOTHING_SEEN }
   return { side, requests, bodies, animals }
 }
 
@@ -88,8 +90,22 @@ const services: IndependentService[] = []
 async function independent(drift?: Drift): Promise<ScenarioSide> {
   const service = await startIndependentService({ keys: [KEY], seeded: 120, ...(drift === undefined ? {} : { drift }) })
   services.push(service)
-  return { baseUrl: service.baseUrl, apiKey: KEY, marker: MARKER, timeoutMs: 10_000, fetch: (input, init) => fetch(input, init) }
+  return { baseUrl: service.baseUrl, apiKey: KEY, marker: MARKER, timeoutMs: 10_000, fetch: (input, init) => fetch(input, init), creations: NOTHING_SEEN }
 }
+
+/**
+ * The side as a parity run has it: its animals listed first, then `count` animals created through
+ * the fetch that notes their ids (as parity's own set-up, probes and scenarios create them).
+ */
+async function afterCreations(side: ScenarioSide, count: number): Promise<ScenarioSide> {
+  const { log, fetch: watching } = await watchCreations(side)
+  for (let index = 0; index < count; index++) {
+    const body = JSON.stringify({ name: `Created ${index + 1} ${MARKER}`, categoryId: 1 })
+    await watching(`${side.baseUrl}/pets`, { method: 'POST', headers: { authorization: `Bearer ${side.apiKey}`, 'content-type': 'application/json' }, body })
+  }
+  return { ...side, fetch: watching, creations: log }
+}
+const idsOfTheRun = (side: ScenarioSide) => scenario('ids-unique-after-existing').run(side)
 let correct: ScenarioSide
 beforeAll(async () => {
   correct = await independent()
@@ -137,8 +153,11 @@ it('is not thrown by nulls where animals are due, nor by a created animal that i
   const nulls = createStub({ seeded: 400, storeRefused: true, nulls: true, ids: [500, 501, 502, 503, 504] })
   expect(await scenario('refused-create-stores-nothing').run(nulls.side)).toEqual({ summary: 'none of the refused animals stored', violations: [] })
   expect(nulls.requests.filter((each) => each.startsWith('GET /v1/pets/'))).toEqual(['GET /v1/pets/501', 'GET /v1/pets/502', 'GET /v1/pets/503'])
-  expect(await scenario('ids-unique-after-existing').run(createStub({ seeded: 3, nulls: true }).side)).toEqual({ summary: 'a new id, unlike the 4 listed', violations: [] })
-  expect(await scenario('ids-unique-after-existing').run(createStub({ seeded: 3, createdNotJson: true }).side)).toEqual({ summary: 'no animal created', violations: [] })
+  expect(await idsOfTheRun(await afterCreations(createStub({ seeded: 3, nulls: true }).side, 1))).toEqual({
+    summary: '1 created, no id among the 3 listed before, none given twice',
+    violations: [],
+  })
+  expect(await idsOfTheRun(await afterCreations(createStub({ seeded: 3, createdNotJson: true }).side, 2))).toEqual({ summary: 'no animal created', violations: [] })
 })
 
 it('looks up each id between the bracketing animals, up to 10 of them, where the lists do not reach', async () => {
@@ -173,21 +192,43 @@ it('finds nothing stored, and no id taken, where the lists are not answered', as
     summary: 'none of the refused animals stored',
     violations: [],
   })
-  expect(await scenario('ids-unique-after-existing').run(createStub({ seeded: 5, listsDown: true, ids: [3] }).side)).toEqual({ summary: 'a new id, unlike the 0 listed', violations: [] })
-})
-
-it('finds a new id that an animal listed already had', async () => {
-  expect(await scenario('ids-unique-after-existing').run(await independent())).toEqual({ summary: 'a new id, unlike the 120 listed', violations: [] })
-  const reused = await scenario('ids-unique-after-existing').run(await independent('new ids reuse seeded ids'))
-  expect(reused).toEqual({
-    summary: 'id 1, already taken',
-    violations: [{ aspect: 'ids', reason: `the new animal got id 1, which the animal "Seeded 1" already had; ${said('petId')}` }],
+  expect(await idsOfTheRun(await afterCreations(createStub({ seeded: 5, listsDown: true, ids: [3] }).side, 1))).toEqual({
+    summary: '1 created, no id among the 0 listed before, none given twice',
+    violations: [],
   })
 })
 
-it('lists all animals and each status, 100 each, before it creates one', async () => {
+it('finds a new id that an animal listed before the first creation already had, however late it is created', async () => {
+  expect(await idsOfTheRun(await afterCreations(await independent(), 2))).toEqual({
+    summary: '2 created, no id among the 120 listed before, none given twice',
+    violations: [],
+  })
+  const reused = await idsOfTheRun(await afterCreations(await independent('new ids reuse seeded ids'), 1))
+  expect(reused).toEqual({
+    summary: '1 of 1 new ids already taken',
+    violations: [{ aspect: 'ids', reason: `1 of 1 new animals got ids that animals listed before the first creation already had: 1 (listed as "Seeded 1"); ${said('petId')}` }],
+  })
+  // A counter from 1 under 5 seeded animals: the first 5 of 30 creations take their ids.
+  const few = await idsOfTheRun(await afterCreations(createStub({ seeded: 5, ids: [1, 2, 3, 4, 5] }).side, 30))
+  expect(few.summary).toBe('5 of 30 new ids already taken')
+  expect(few.violations.map((each) => each.reason.replace(/; spec .*/, ''))).toEqual([
+    '5 of 30 new animals got ids that animals listed before the first creation already had: 1 (listed as "Seeded 1"), 2 (listed as "Seeded 2"), 3 (listed as "Seeded 3") and 2 more',
+  ])
+})
+
+it('finds a new id an earlier new animal already had', async () => {
+  const again = await idsOfTheRun(await afterCreations(createStub({ ids: [7, 8, 7, 9, 8] }).side, 5))
+  expect(again).toEqual({
+    summary: '2 of 5 new ids given twice',
+    violations: [{ aspect: 'ids', reason: `2 of 5 new animals got an id an earlier new animal had: 7, 8; ${said('petId')}` }],
+  })
+  const both = await idsOfTheRun(await afterCreations(createStub({ seeded: 2, ids: [2, 2] }).side, 2))
+  expect(both.summary).toBe('2 of 2 new ids already taken; 1 of 2 new ids given twice')
+})
+
+it('lists all animals and each status, 100 each, before the first creation; notes only creations answered 201 with an integer id; sends nothing itself', async () => {
   const stub = createStub({ seeded: 3 })
-  expect(await scenario('ids-unique-after-existing').run(stub.side)).toEqual({ summary: 'a new id, unlike the 3 listed', violations: [] })
+  const side = await afterCreations(stub.side, 1)
   expect(stub.requests).toEqual([
     'GET /v1/pets?limit=100',
     'GET /v1/pets?status=available&limit=100',
@@ -195,11 +236,19 @@ it('lists all animals and each status, 100 each, before it creates one', async (
     'GET /v1/pets?status=sold&limit=100',
     'POST /v1/pets',
   ])
-  expect(JSON.parse(stub.bodies.at(-1)?.body ?? '')).toEqual({ name: `Id probe ${MARKER}`, categoryId: 1 })
+  expect(stub.bodies[0]?.headers).toStrictEqual({ accept: 'application/json', authorization: `Bearer ${KEY}` })
+  // A refused creation, a read, and a creation with a query: only the last is an animal created.
+  await side.fetch(`${side.baseUrl}/pets`, { method: 'POST', body: JSON.stringify({ name: 'Refused', categoryId: 1 }) })
+  await side.fetch(`${side.baseUrl}/pets/1000`, { headers: { authorization: `Bearer ${KEY}` } })
+  await side.fetch(`${side.baseUrl}/pets?from=test`, { method: 'POST', headers: { authorization: `Bearer ${KEY}` }, body: JSON.stringify({ name: 'Queried', categoryId: 1 }) })
+  expect(side.creations.created).toEqual(['1000', '1002'])
+  const sent = stub.requests.length
+  expect(await idsOfTheRun(side)).toEqual({ summary: '2 created, no id among the 3 listed before, none given twice', violations: [] })
+  expect(stub.requests).toHaveLength(sent)
 })
 
 it('judges no id when no animal was created', async () => {
-  expect(await scenario('ids-unique-after-existing').run(await independent('createPet answers 200'))).toEqual({ summary: 'no animal created', violations: [] })
+  expect(await idsOfTheRun(await afterCreations(await independent('createPet answers 200'), 1))).toEqual({ summary: 'no animal created', violations: [] })
 })
 
 it('requires distinct ids for animals created at once', async () => {
