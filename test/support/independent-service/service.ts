@@ -143,14 +143,32 @@ export async function startIndependentService(options: IndependentOptions): Prom
   async function create(body: string, res: ServerResponse): Promise<void> {
     const valid = validate(body)
     if (valid.animal === undefined) return reply(res, 400, fault(400, 'VALIDATION_FAILED', valid.error ?? 'Invalid animal.'))
-    const id = nextId
-    if (drift === 'parallel creations share an id') await new Promise((resolve) => setTimeout(resolve, 50))
-    else nextId++
-    if (drift === 'parallel creations share an id') nextId = id + 1
+    const id = drift === 'parallel creations share an id' ? await sharedId() : nextId++
     const animal = { ...valid.animal, id }
     animals.push(animal)
     const shown = drift === 'the created animal loses its status' ? { ...publish(animal), status: undefined } : publish(animal)
     reply(res, drift === 'createPet answers 200' ? 200 : 201, shown)
+  }
+
+  // The drift's lost update: a creation reads the counter, then waits for its write while others
+  // arrive and read the same value. The wait ends when a burst of 20 (what a client sends at once)
+  // has read it, or when no creation has come for half a second; how fast they come (a busy
+  // machine spreads them out) changes nothing, so long as none is half a second behind the last.
+  let burst: { readonly id: number; readonly members: (() => void)[]; idle?: ReturnType<typeof setTimeout> } | undefined
+  function sharedId(): Promise<number> {
+    burst ??= { id: nextId, members: [] }
+    const current = burst
+    clearTimeout(current.idle)
+    const joined = new Promise<number>((resolve) => current.members.push(() => resolve(current.id)))
+    const release = (): void => {
+      clearTimeout(current.idle)
+      if (burst === current) burst = undefined
+      nextId = current.id + 1
+      for (const member of current.members) member()
+    }
+    if (current.members.length >= 20) release()
+    else current.idle = setTimeout(release, 500)
+    return joined
   }
 
   function validate(body: string): { animal?: Omit<Animal, 'id'>; error?: string } {
