@@ -13,14 +13,18 @@ import { CliError } from './cli-error.js'
 import { parseHttpUrl, parseTimeout } from './deployment-options.js'
 import { parseOptions } from './parse-options.js'
 import { listenOrSay, stopSignal } from './stop-signal.js'
+import { runCommand, splitAtCommand, URL_ENV } from './wrapped-command.js'
 import { createBatchedWriter, createRequestLog, useColour } from './request-log.js'
 
-export const PROXY_HELP = `Usage: animals-mock proxy --target <url> [options]
+export const PROXY_HELP = `Usage: animals-mock proxy --target <url> [options] [-- <command> [args]]
 
 Forwards every /v1 request to the target (staging, say) unchanged, the client's own
 Authorization included, returns its answer unchanged, and judges each answer by the
 spec's rules (the ones parity uses): every violation is a VIOLATION line, a journal
-entry, a row on the dashboard, and a case of the report.
+entry, a row on the dashboard, and a case of the report. With a command after --,
+runs it once the proxy is ready, with the proxy's API base URL in ${URL_ENV},
+stops when it ends (writing the reports), and exits with the command's code when
+it failed, else 1 for a violation under --fail-on-violation, else 0.
 
 Options:
   --target <url>      the service's API base, with /v1 (required); nothing else is reached
@@ -42,6 +46,8 @@ Examples:
   animals-mock proxy --target https://staging.api.animals.example/v1
   animals-mock proxy --target https://staging.example/v1 --port 0 --fail-on-violation \\
     --report reports/proxy.xml --record qa-from-staging.json
+  animals-mock proxy --target https://staging.example/v1 --port 0 --fail-on-violation \\
+    --report reports/proxy.xml -- npm run test:e2e
 `
 
 const OPTIONS = {
@@ -61,7 +67,8 @@ const OPTIONS = {
 
 /** Runs `animals-mock proxy`; resolves with the exit code once stopped by SIGINT or SIGTERM. */
 export async function proxy(args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const { values } = parseOptions('proxy', args, OPTIONS)
+  const { options, command } = splitAtCommand(args)
+  const { values } = parseOptions('proxy', options, OPTIONS)
   if (values.help) {
     process.stdout.write(PROXY_HELP)
     return 0
@@ -93,7 +100,7 @@ export async function proxy(args: readonly string[], env: NodeJS.ProcessEnv): Pr
   const requestLog = values.quiet ? undefined : createRequestLog({ format, colour: useColour(process.stdout.isTTY, env), write: out.write })
   // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given
   const server = await listenOrSay({ app: site, port, host: values.host, ...(requestLog === undefined ? {} : { onExchange: requestLog }) })
-  const stopped = stopSignal()
+  const stopRequested = command === undefined ? stopSignal() : undefined
   const banner = { url: `${server.url}${API_BASE}`, target, dashboard: `${server.url}${PROXY_PATHS.dashboard}`, violations: `${server.url}${PROXY_PATHS.violations}` }
   // Under --log-format json stdout is JSON Lines only, as for serve: the banner is an object too.
   process.stdout.write(
@@ -101,7 +108,7 @@ export async function proxy(args: readonly string[], env: NodeJS.ProcessEnv): Pr
       ? `${JSON.stringify({ time: new Date().toISOString(), event: 'listening', ...banner })}\n`
       : `animals-mock listening on ${banner.url}\n  proxy to: ${target} (every answer judged by the spec's rules)\n  dashboard: ${banner.dashboard}\n  violations: ${banner.violations}\n`,
   )
-  await stopped
+  const commandExit = command === undefined ? await stopRequested?.then(() => 0) : await runCommand(command, { ...env, [URL_ENV]: banner.url })
   await server.close()
   out.flush()
   let failed = false
@@ -119,6 +126,8 @@ export async function proxy(args: readonly string[], env: NodeJS.ProcessEnv): Pr
       ? `${JSON.stringify({ time: new Date().toISOString(), event: 'stopped', ...summary })}\n`
       : `animals-mock stopped: ${summary.exchanges} exchanges, ${summary.violations} violations of the spec\n`,
   )
+  // A wrapped command's failure decides first, as start-server-and-test has it; then the reports.
+  if (commandExit !== undefined && commandExit !== 0) return commandExit
   if (failed) return 2
   return values['fail-on-violation'] && journal.violations > 0 ? 1 : 0
 }

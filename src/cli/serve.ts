@@ -14,6 +14,7 @@ import { isFakeInputError } from '../core/errors.js'
 import { CliError } from './cli-error.js'
 import { parseOptions } from './parse-options.js'
 import { listenOrSay, stopSignal } from './stop-signal.js'
+import { runCommand, splitAtCommand, URL_ENV } from './wrapped-command.js'
 import { createBatchedWriter, createRequestLog, type LogFormat, useColour } from './request-log.js'
 
 /** The environment variable with accepted keys, comma-separated, added to any `--api-key`. */
@@ -25,10 +26,11 @@ export const CONTROL_TOKEN_ENV = 'ANIMALS_MOCK_CONTROL_TOKEN'
 /** Protects the process: about 250 MB of animals. */
 export const DEFAULT_MAX_ANIMALS = 2_000_000
 
-export const SERVE_HELP = `Usage: animals-mock serve [options]
+export const SERVE_HELP = `Usage: animals-mock serve [options] [-- <command> [args]]
 
 Serves the fake animals service over HTTP, the API under /v1 and its controls
-under ${CONTROL_BASE}.
+under ${CONTROL_BASE}. With a command after --, runs it once the fake is ready,
+with the API base URL in ${URL_ENV}, stops when it ends, and exits with its code.
 
 Options:
   --port <n>          port to listen on; 0 picks a free one          (default 4010)
@@ -84,11 +86,13 @@ Examples:
   animals-mock serve --isolate --fixture qa.json --latency 100-400
   animals-mock serve --state-file .animals-state.json
   animals-mock serve --port 0 --log-format json > requests.log
+  animals-mock serve --port 0 --quiet -- npm run test:e2e
 `
 
 /** Runs `animals-mock serve`; resolves once the server has stopped on SIGINT or SIGTERM. */
 export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
-  const { values } = parseOptions('serve', args, {
+  const { options, command } = splitAtCommand(args)
+  const { values } = parseOptions('serve', options, {
     port: { type: 'string', default: '4010' },
     host: { type: 'string', default: '127.0.0.1' },
     'api-key': { type: 'string', multiple: true, default: [] },
@@ -218,15 +222,9 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
     : createRequestLog({ format: logFormat, colour: useColour(process.stdout.isTTY, env), write: logOut.write })
   // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given
   const server = await listenOrSay({ app: site, port, host: values.host, ...(onExchange === undefined ? {} : { onExchange }) })
-  // Ready means ready: the handlers for a graceful stop are in place before the first line.
-  const stopped = stopSignal()
-    .then(() => server.close())
-    .then(() => writer?.stop())
-    .then(() => writeRecordedPact(writePact))
-    .catch((error: unknown) => {
-      process.stderr.write(`animals-mock: could not write the state file: ${(error as Error).message}\n`)
-      process.exitCode = 1
-    })
+  // Ready means ready: the handlers for a graceful stop are in place before the first line (a
+  // wrapped command's, which pass the signals on to it, are set in the same turn as the line).
+  const stopRequested = command === undefined ? stopSignal() : undefined
   const banner = {
     url: `${server.url}${API_BASE}`,
     animals: fake.isolated ? pets.length : fake.store.size,
@@ -240,9 +238,19 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
     controlToken: controlToken !== undefined,
   }
   process.stdout.write(logFormat === 'json' ? jsonEvent('listening', banner) : bannerText(banner))
-  await stopped
+  const commandExit = command === undefined ? await stopRequested?.then(() => 0) : await runCommand(command, { ...env, [URL_ENV]: banner.url })
+  await server.close()
+  try {
+    await writer?.stop()
+  } catch (error) {
+    process.stderr.write(`animals-mock: could not write the state file: ${(error as Error).message}\n`)
+    process.exitCode = 1
+  }
+  await writeRecordedPact(writePact)
   logOut.flush()
   process.stdout.write(logFormat === 'json' ? jsonEvent('stopped', {}) : 'animals-mock stopped\n')
+  // A wrapped command's failure decides the exit code first, as start-server-and-test has it.
+  if (commandExit !== undefined && commandExit !== 0) process.exitCode = commandExit
 }
 
 function recordingOf(consumer: string): PactRecording {

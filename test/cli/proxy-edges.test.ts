@@ -60,7 +60,7 @@ async function stop(cli: CliProcess): Promise<number | string> {
 it('prints its help for proxy --help, exit code 0', async () => {
   const { code, stdout, stderr } = await runCli(['proxy', '--help'])
   expect({ code, stderr }).toEqual({ code: 0, stderr: '' })
-  expect(stdout).toMatch(/^Usage: animals-mock proxy --target <url> \[options\]\n\n/)
+  expect(stdout).toMatch(/^Usage: animals-mock proxy --target <url> \[options\] \[-- <command> \[args\]\]\n\n/)
   expect(stdout).toBe(PROXY_HELP)
 })
 

@@ -1,0 +1,147 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, expect, it } from 'vitest'
+import { type CliProcess, runCli, spawnCli } from '../support/cli.js'
+import { shippedPets } from '../support/fixtures.js'
+import { type IndependentService, startIndependentService } from '../support/independent-service/service.js'
+
+// `serve ... -- <command>` and `proxy ... -- <command>`, as a CI job runs them: the built CLI
+// starts, runs the command with the base URL in ANIMALS_MOCK_URL, and stops when it ends.
+
+const KEY = 'wrapped-key-5c1e'
+const running: CliProcess[] = []
+const services: IndependentService[] = []
+afterEach(() => {
+  for (const cli of running.splice(0)) cli.child.kill('SIGKILL')
+})
+afterAll(() => Promise.all(services.map((service) => service.close())))
+
+/** `node -e <script>` as the wrapped command. */
+const node = (script: string): string[] => ['--', process.execPath, '-e', script]
+
+/** A command that lists through the base URL it was given, prints what it saw, and exits with `code`. */
+const lists = (code: number): string[] =>
+  node(`
+    const base = process.env.ANIMALS_MOCK_URL
+    fetch(base + '/pets?limit=3', { headers: { authorization: 'Bearer ${KEY}' } })
+      .then((response) => response.json())
+      .then((pets) => { console.log('command saw ' + pets.length + ' animals at ' + base); process.exit(${code}) })`)
+
+/** A command that creates one animal through the base URL, then exits with `code`. */
+const creates = (code: number): string[] =>
+  node(`
+    fetch(process.env.ANIMALS_MOCK_URL + '/pets', {
+      method: 'POST',
+      headers: { authorization: 'Bearer ${KEY}', 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Wrapped', categoryId: 1, status: 'sold' }),
+    }).then((response) => { console.log('command created: ' + response.status); process.exit(${code}) })`)
+
+/** A command that says it is ready, then waits; on SIGTERM or SIGINT it says so and exits with 7. */
+const waits = node(`
+  for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => { console.log('command got ' + signal); process.exit(7) })
+  console.log('command ready at ' + process.env.ANIMALS_MOCK_URL)
+  setInterval(() => {}, 1000)`)
+
+async function until(cli: CliProcess, text: string): Promise<void> {
+  for (let i = 0; i < 2000 && !cli.stdout().includes(text); i++) await new Promise((resolve) => setTimeout(resolve, 5))
+  expect(cli.stdout()).toContain(text)
+}
+
+const bannerUrl = (stdout: string): string => /^animals-mock listening on (\S+)$/m.exec(stdout)?.[1] ?? 'no banner'
+
+async function target(drift?: 'createPet answers 200'): Promise<string> {
+  const service = await startIndependentService({ keys: [KEY], seeded: 30, ...(drift === undefined ? {} : { drift }) })
+  services.push(service)
+  return service.baseUrl
+}
+
+it('serve: runs the command once ready with the base URL in ANIMALS_MOCK_URL, stops when it ends, and exits 0', async () => {
+  const run = await runCli(['serve', '--port', '0', '--quiet', ...lists(0)])
+  expect(run.code, run.stderr).toBe(0)
+  const url = bannerUrl(run.stdout)
+  expect(run.stdout).toContain(`command saw 3 animals at ${url}\n`)
+  expect(run.stdout.indexOf('animals-mock listening on')).toBeLessThan(run.stdout.indexOf('command saw'))
+  expect(run.stdout.endsWith('animals-mock stopped\n')).toBe(true)
+  // Nothing is left listening.
+  await expect(fetch(`${url}/pets`)).rejects.toThrow()
+})
+
+it('serve: exits with the command\'s failure, after the graceful stop (the state file written)', async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'wrapped-state-')), 'state.json')
+  const run = await runCli(['serve', '--port', '0', '--quiet', '--state-file', file, ...creates(3)])
+  expect(run.code).toBe(3)
+  expect(run.stdout).toContain('command created: 201')
+  expect(JSON.parse(readFileSync(file, 'utf8'))).toHaveLength(shippedPets('default').length + 1)
+})
+
+for (const [signal, name] of [['SIGTERM', 'SIGTERM'], ['SIGINT', 'SIGINT']] as const) {
+  it(`serve: passes ${name} on to the command, then stops cleanly with the command's exit code`, async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'wrapped-signal-')), 'state.json')
+    const cli = spawnCli(['serve', '--port', '0', '--quiet', '--state-file', file, ...waits])
+    running.push(cli)
+    await until(cli, 'command ready at http://')
+    cli.child.kill(signal)
+    expect(await cli.exited).toBe(7)
+    expect(cli.stdout()).toContain(`command got ${name}`)
+    expect(cli.stdout().endsWith('animals-mock stopped\n')).toBe(true)
+    expect(existsSync(file)).toBe(true)
+  })
+}
+
+it('serve: a command ended by a signal exits 128 plus its number, as a shell says', async () => {
+  const run = await runCli(['serve', '--port', '0', '--quiet', ...node("process.kill(process.pid, 'SIGTERM')")])
+  expect(run.code).toBe(143)
+})
+
+it('serve: a command that does not exist is one line and 127; -- with nothing after is one line and 2', async () => {
+  const missing = await runCli(['serve', '--port', '0', '--quiet', '--', 'no-such-command-4e1a'])
+  expect(missing.code).toBe(127)
+  expect(missing.stderr).toBe('animals-mock: cannot run no-such-command-4e1a: no such command\n')
+  expect(missing.stdout.endsWith('animals-mock stopped\n')).toBe(true)
+  const bare = await runCli(['serve', '--port', '0', '--'])
+  expect(bare.code).toBe(2)
+  expect(bare.stderr).toBe('animals-mock: -- must be followed by a command to run, e.g. -- npm test\n')
+  // What follows the first -- is the command's, even an option of serve and another --.
+  const passed = await runCli(['serve', '--port', '0', '--quiet', ...node("console.log('args: ' + process.argv.slice(1).join(' '))"), '--', '--port', '9'])
+  expect(passed.code).toBe(0)
+  expect(passed.stdout).toContain('args: --port 9\n')
+})
+
+it('proxy: exits 0 when the command passes and the target keeps the spec, writing the report', async () => {
+  const report = join(mkdtempSync(join(tmpdir(), 'wrapped-proxy-')), 'proxy.json')
+  const run = await runCli(['proxy', '--target', await target(), '--port', '0', '--quiet', '--fail-on-violation', '--report', report, ...creates(0)])
+  expect(run.code, run.stdout + run.stderr).toBe(0)
+  expect(run.stdout).toContain('command created: 201')
+  expect(run.stdout).toContain('animals-mock stopped: 1 exchanges, 0 violations of the spec')
+  expect(JSON.parse(readFileSync(report, 'utf8'))).toMatchObject({ exchanges: 1, violations: 0, passed: true })
+})
+
+it('proxy: exits 1 for a violation under --fail-on-violation when the command passes, and 0 without it; the report says why', async () => {
+  const drifted = await target('createPet answers 200')
+  const report = join(mkdtempSync(join(tmpdir(), 'wrapped-proxy-')), 'proxy.json')
+  const failing = await runCli(['proxy', '--target', drifted, '--port', '0', '--quiet', '--fail-on-violation', '--report', report, ...creates(0)])
+  expect(failing.code, failing.stdout + failing.stderr).toBe(1)
+  expect(failing.stdout).toMatch(/^VIOLATION POST \/v1\/pets 200 status: /m)
+  expect(JSON.parse(readFileSync(report, 'utf8'))).toMatchObject({ exchanges: 1, violations: 1, passed: false })
+  const lenient = await runCli(['proxy', '--target', drifted, '--port', '0', '--quiet', ...creates(0)])
+  expect(lenient.code).toBe(0)
+})
+
+it('proxy: exits with the command\'s failure before a violation, and still writes the report', async () => {
+  const report = join(mkdtempSync(join(tmpdir(), 'wrapped-proxy-')), 'proxy.xml')
+  const run = await runCli(['proxy', '--target', await target('createPet answers 200'), '--port', '0', '--quiet', '--fail-on-violation', '--report', report, ...creates(4)])
+  expect(run.code).toBe(4)
+  expect(readFileSync(report, 'utf8')).toContain('<failure message="')
+})
+
+it('proxy: passes SIGTERM on to the command and writes the report before it exits', async () => {
+  const report = join(mkdtempSync(join(tmpdir(), 'wrapped-proxy-')), 'proxy.json')
+  const cli = spawnCli(['proxy', '--target', await target(), '--port', '0', '--quiet', '--report', report, ...waits])
+  running.push(cli)
+  await until(cli, 'command ready at http://')
+  expect(cli.stdout()).toContain(`command ready at ${bannerUrl(cli.stdout())}`)
+  cli.child.kill('SIGTERM')
+  expect(await cli.exited).toBe(7)
+  expect(JSON.parse(readFileSync(report, 'utf8'))).toMatchObject({ exchanges: 0, passed: true })
+})
