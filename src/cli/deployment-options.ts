@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { createRunId, isRunId } from '../contracts/run-marker.js'
-import type { Scrubber } from '../contracts/scrub.js'
+import type { Scrubber } from '../core/credentials.js'
 import { isToken68 } from '../core/auth.js'
 import { CliError, isCliError } from './cli-error.js'
 

@@ -7,7 +7,7 @@ import { PARALLEL_CREATIONS, PARITY_SCENARIOS } from '../contracts/parity-scenar
 import { formatParityText, parityPassed, summariseParity, toParityJson } from '../contracts/parity-report.js'
 import { type ParityOptions, type ParityReport, ParitySetupError, runParity } from '../contracts/parity-run.js'
 import { runMarker } from '../contracts/run-marker.js'
-import { createScrubber } from '../contracts/scrub.js'
+import { createScrubber } from '../core/credentials.js'
 import { createFake } from '../fake.js'
 import { startServer } from '../node/server.js'
 import { CliError } from './cli-error.js'

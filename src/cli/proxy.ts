@@ -1,13 +1,14 @@
 import { writeFile } from 'node:fs/promises'
 import type { ParseArgsConfig } from 'node:util'
 import { toJUnitXml } from '../contracts/junit-xml.js'
-import { describeFetchError } from '../contracts/fetch-errors.js'
 import { createHostPolicy } from '../core/site-guard.js'
 import { API_BASE, createSite } from '../core/site.js'
 import { createPages } from '../node/pages.js'
 import { createProxyPages, PROXY_PATHS } from '../node/proxy-pages.js'
 import { createAnimalRecording } from '../proxy/animal-recording.js'
-import { createProxyApi, type ForwardAnswer, type ForwardRequest } from '../proxy/proxy-api.js'
+import { createForwarder, DEFAULT_MAX_ANSWER_BYTES, HELD_ANSWERS } from '../proxy/forward.js'
+import { createJudge } from '../proxy/judging.js'
+import { createProxyApi } from '../proxy/proxy-api.js'
 import { createProxyJournal, type ProxyJournalEntry } from '../proxy/proxy-journal.js'
 import { CliError } from './cli-error.js'
 import { parseHttpUrl, parseTimeout } from './deployment-options.js'
@@ -30,7 +31,13 @@ Options:
   --target <url>      the service's API base, with /v1 (required); nothing else is reached
   --port <n>          port to listen on; 0 picks a free one          (default 4010)
   --host <address>    address to bind                                (default 127.0.0.1)
-  --timeout <ms>      give up on the target after this long: 504     (default 10000)
+  --timeout <ms>      the longest an exchange may take, the target's whole
+                      answer read and judged; then 504              (default 10000)
+  --max-answer-bytes <n>
+                      the largest answer read from the target, as sent or
+                      decoded; past it 502              (default ${DEFAULT_MAX_ANSWER_BYTES}, 8 MiB)
+  --forward-cookies   pass the client's Cookie header on (off: cookies for
+                      localhost belong to every local app)
   --report <file>     on shutdown, every violation: JUnit XML when the name ends in
                       .xml, JSON otherwise; repeatable
   --fail-on-violation exit 1 at shutdown when any answer broke the spec
@@ -55,6 +62,8 @@ const OPTIONS = {
   port: { type: 'string', default: '4010' },
   host: { type: 'string', default: '127.0.0.1' },
   timeout: { type: 'string' },
+  'max-answer-bytes': { type: 'string', default: String(DEFAULT_MAX_ANSWER_BYTES) },
+  'forward-cookies': { type: 'boolean', default: false },
   report: { type: 'string', multiple: true, default: [] },
   'fail-on-violation': { type: 'boolean', default: false },
   record: { type: 'string' },
@@ -75,6 +84,7 @@ export async function proxy(args: readonly string[], env: NodeJS.ProcessEnv): Pr
   }
   const target = parseHttpUrl('--target', values.target)
   const timeoutMs = parseTimeout(values.timeout)
+  const maxAnswerBytes = parseMaxAnswerBytes(values['max-answer-bytes'])
   const port = /^[0-9]{1,5}$/.test(values.port) && Number(values.port) <= 65535 ? Number(values.port) : Number.NaN
   if (Number.isNaN(port)) throw new CliError(`--port must be a number from 0 to 65535, not "${values.port}"`)
   const format = values['log-format']
@@ -86,11 +96,14 @@ export async function proxy(args: readonly string[], env: NodeJS.ProcessEnv): Pr
   const out = createBatchedWriter((text) => process.stdout.write(text))
   const api = createProxyApi({
     target,
-    send: (request) => forward(target, request, timeoutMs),
+    timeoutMs,
+    forwardCookies: values['forward-cookies'],
+    send: createForwarder({ target, maxAnswerBytes, maxHeldBytes: HELD_ANSWERS * maxAnswerBytes }),
+    judge: createJudge({ worker: new URL('../proxy/judge-worker.js', import.meta.url), inlineChars: INLINE_JUDGED_CHARS, concurrent: 2 }),
     onExchange(exchange) {
       const entry = journal.add(exchange)
       animals?.add(exchange)
-      for (const line of violationLines(entry, format)) out.write(line)
+      for (const line of judgementLines(entry, format)) out.write(line)
     },
   })
   // Stryker disable next-line ObjectLiteral: createPages takes a control not given as 'off'
@@ -115,9 +128,10 @@ export async function proxy(args: readonly string[], env: NodeJS.ProcessEnv): Pr
   for (const file of values.report) failed = !(await writeOrSay(file, reportText(file, target, journal.exchanges, journal.violating()))) || failed
   // Stryker disable next-line LogicalOperator,ConditionalExpression: animals exists exactly when --record is given: either half decides
   if (animals !== undefined && values.record !== undefined) {
-    const { text, animals: count, skipped } = animals.fixture()
+    const { text, animals: count, skipped, withCredentials } = animals.fixture()
     for (const line of skipped) process.stderr.write(`animals-mock: not recorded, not a valid animal: ${line}\n`)
-    if (await writeOrSay(values.record, text)) process.stderr.write(`animals-mock: recorded ${count} animals to ${values.record}\n`)
+    const leftOut = withCredentials === 0 ? '' : `; ${withCredentials} left out: the latest answer showing them held a credential the request carried`
+    if (await writeOrSay(values.record, text)) process.stderr.write(`animals-mock: recorded ${count} animals to ${values.record}${leftOut}\n`)
     else failed = true
   }
   const summary = { exchanges: journal.exchanges, violations: journal.violations }
@@ -132,34 +146,19 @@ export async function proxy(args: readonly string[], env: NodeJS.ProcessEnv): Pr
   return values['fail-on-violation'] && journal.violations > 0 ? 1 : 0
 }
 
-/** Sends one request on with node's fetch: no redirect followed, no retry, a deadline. */
-async function forward(target: string, request: ForwardRequest, timeoutMs: number): Promise<ForwardAnswer> {
-  // Stryker disable next-line ConditionalExpression,StringLiteral: fetch sends the path and url.search, and a bare ? has an empty search
-  const url = `${target}${request.path}${request.search === '' ? '' : `?${request.search}`}`
-  try {
-    const response = await fetch(url, {
-      method: request.method,
-      // Identity: an answer judged and passed on must be the bytes the target sent.
-      headers: { ...request.headers, 'accept-encoding': 'identity' },
-      // fetch refuses a body on GET and HEAD: one sent with them goes no further.
-      body: request.method === 'GET' || request.method === 'HEAD' ? null : ((request.body as Uint8Array<ArrayBuffer> | undefined) ?? null),
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-    })
-    const headers: Record<string, string> = {}
-    for (const [name, value] of response.headers) headers[name] = value
-    return { kind: 'answer', status: response.status, headers, body: await response.text() }
-  } catch (error) {
-    // Stryker disable next-line OptionalChaining: fetch rejects with Error objects only
-    if ((error as { name?: unknown } | null)?.name === 'TimeoutError') return { kind: 'timeout' }
-    // Stryker disable next-line StringLiteral: the proxy API checks the kind against 'answer' and 'timeout' only; any other is unreachable
-    return { kind: 'unreachable', reason: describeFetchError(error, timeoutMs) }
-  }
+/** Bodies up to this many characters are judged on the event loop (about 1 ms); larger ones in a worker. */
+const INLINE_JUDGED_CHARS = 64 * 1024
+
+function parseMaxAnswerBytes(text: string): number {
+  const value = /^[0-9]{1,10}$/.test(text) ? Number(text) : Number.NaN
+  if (!(value >= 1024 && value <= 1024 ** 3)) throw new CliError(`--max-answer-bytes must be a whole number of bytes from 1024 to 1073741824, not "${text}"`)
+  return value
 }
 
-function violationLines(entry: ProxyJournalEntry, format: 'text' | 'json'): string[] {
+/** A VIOLATION line per violation, and a NOT JUDGED line for an answer passed on unjudged. */
+function judgementLines(entry: ProxyJournalEntry, format: 'text' | 'json'): string[] {
   const where = `${entry.method} ${entry.path}${entry.query === '' ? '' : `?${entry.query}`}`
-  return entry.violations.map((violation) => {
+  const lines = entry.violations.map((violation) => {
     if (format === 'json') {
       return `${JSON.stringify({ time: entry.time, event: 'violation', seq: entry.seq, method: entry.method, path: entry.path, query: entry.query, status: entry.status, aspect: violation.aspect, reason: violation.reason })}\n`
     }
@@ -167,6 +166,13 @@ function violationLines(entry: ProxyJournalEntry, format: 'text' | 'json'): stri
     // Stryker disable next-line StringLiteral: only exchanges with an answer have violations, so the status is never null here
     return `VIOLATION ${where} ${entry.status ?? '-'} ${violation.aspect}: ${violation.reason}\n`
   })
+  if (entry.unjudged === undefined) return lines
+  const why = `the answer was passed on without its body judged: ${entry.unjudged}`
+  const line =
+    format === 'json'
+      ? `${JSON.stringify({ time: entry.time, event: 'not-judged', seq: entry.seq, method: entry.method, path: entry.path, query: entry.query, status: entry.status, reason: why })}\n`
+      : `NOT JUDGED ${where} ${entry.status}: ${why}\n`
+  return [...lines, line]
 }
 
 function reportText(file: string, target: string, exchanges: number, entries: readonly ProxyJournalEntry[]): string {

@@ -5,7 +5,7 @@ import { type DeprecationWarning, deprecationWarnings } from '../contracts/depre
 import { fetchBrokerPacts, readLocalPacts } from '../contracts/pact-documents.js'
 import { PACT_PARTIES } from '../contracts/pact-files.js'
 import { runMarker } from '../contracts/run-marker.js'
-import { createScrubber } from '../contracts/scrub.js'
+import { createScrubber } from '../core/credentials.js'
 import { formatVerificationText, toVerificationJson, toVerificationJUnit } from '../contracts/verification-report.js'
 import type { VerificationReport } from '../contracts/verify-provider.js'
 import { CliError } from './cli-error.js'

@@ -1,3 +1,4 @@
+import { createScrubber, type Scrubber } from '../core/credentials.js'
 import { cite } from './spec-citations.js'
 
 /** An answer as the rules read it: status, headers with lower-case names, body text. */
@@ -23,6 +24,11 @@ export type JudgedRequest = {
   readonly credential: Credential
   /** The body sent, as text. */
   readonly body?: string
+  /**
+   * The credentials the request carried (`credentialsOf`): a value a reason quotes is scrubbed of
+   * them first, so a service that echoes the key cannot put it in a report.
+   */
+  readonly credentials?: readonly string[]
 }
 
 /** The parts of an answer a rule can be about. */
@@ -102,9 +108,11 @@ export function judgeAnswer(request: JudgedRequest, answer: ObservedAnswer): Vio
   const hasBody = request.method !== 'HEAD' && answer.body !== ''
   if (hasBody && mediaType(answer) !== 'application/json') violations.push({ aspect: 'content-type', reason: cite('json') })
   const body = request.method === 'HEAD' ? undefined : parseJson(answer.body)
-  if (status >= 400 && body !== undefined) violations.push(...checkErrorBody(body, status))
-  if (status >= 200 && status < 300) violations.push(...checkSuccess(request, body))
-  if (request.operation === 'getPet') violations.push(...checkSunset(answer))
+  // What a reason quotes of the request or the answer, never its own words, passes through this.
+  const quote = createScrubber(request.credentials ?? [])
+  if (status >= 400 && body !== undefined) violations.push(...checkErrorBody(body, status, quote))
+  if (status >= 200 && status < 300) violations.push(...checkSuccess(request, body, quote))
+  if (request.operation === 'getPet') violations.push(...checkSunset(answer, quote))
   return violations
 }
 
@@ -134,7 +142,7 @@ export function mediaType(answer: ObservedAnswer): string {
 
 type Parsed = { readonly ok: true; readonly value: unknown } | { readonly ok: false } | undefined
 
-function checkErrorBody(body: NonNullable<Parsed>, status: number): Violation[] {
+function checkErrorBody(body: NonNullable<Parsed>, status: number, quote: Scrubber): Violation[] {
   if (!body.ok || !isRecord(body.value)) {
     return [{ aspect: 'body', reason: `the answer ${status} has no Error body; ${cite('errorBody')}` }]
   }
@@ -143,14 +151,14 @@ function checkErrorBody(body: NonNullable<Parsed>, status: number): Violation[] 
   if (typeof fields.code !== 'string') problems.push(fields.code === undefined ? 'no "code"' : '"code" not a string')
   if (typeof fields.message !== 'string') problems.push(fields.message === undefined ? 'no "message"' : '"message" not a string')
   if (fields.status === undefined) problems.push('no "status"')
-  else if (fields.status !== status) problems.push(`"status" ${JSON.stringify(fields.status)} instead of ${status}, the HTTP status`)
+  else if (fields.status !== status) problems.push(`"status" ${quote(JSON.stringify(fields.status))} instead of ${status}, the HTTP status`)
   return problems.length === 0 ? [] : [{ aspect: 'body', reason: `an Error body with ${problems.join(', ')}; ${cite('errorBody')}` }]
 }
 
-function checkSuccess(request: JudgedRequest, body: Parsed): Violation[] {
+function checkSuccess(request: JudgedRequest, body: Parsed, quote: Scrubber): Violation[] {
   const violations: Violation[] = []
-  if (request.operation === 'createPet') violations.push(...checkCreated(request, body))
-  if (request.operation === 'listPets') violations.push(...checkList(request, body))
+  if (request.operation === 'createPet') violations.push(...checkCreated(request, body, quote))
+  if (request.operation === 'listPets') violations.push(...checkList(request, body, quote))
   if (request.operation === 'getPet' && body !== undefined) {
     const problem = body.ok ? petProblem(body.value) : notJson()
     if (problem !== undefined) {
@@ -160,7 +168,7 @@ function checkSuccess(request: JudgedRequest, body: Parsed): Violation[] {
       if (body.ok && isRecord(body.value)) {
         // Compared as numbers: `007` names animal 7, and past 2^53 JSON.parse rounds the id as Number does the path's.
         if (/^[0-9]+$/.test(idText(request.path)) && body.value.id !== Number(idText(request.path))) {
-          violations.push({ aspect: 'body', reason: `asked for animal ${idText(request.path)}, got animal ${String(body.value.id)}; ${cite('found')}` })
+          violations.push({ aspect: 'body', reason: `asked for animal ${quote(idText(request.path))}, got animal ${String(body.value.id)}; ${cite('found')}` })
         }
       }
     }
@@ -172,8 +180,8 @@ function idText(path: string): string {
   return path.slice('/pets/'.length)
 }
 
-function checkCreated(request: JudgedRequest, body: Parsed): Violation[] {
-  const sent = parseNewPet(request.body)
+function checkCreated(request: JudgedRequest, body: Parsed, quote: Scrubber): Violation[] {
+  const sent = parseNewPet(request.body, quote)
   if (sent.problem !== undefined) {
     return [{ aspect: 'status', reason: `an animal with ${sent.problem.text} was added; ${cite(sent.problem.rule)}` }]
   }
@@ -189,19 +197,19 @@ function checkCreated(request: JudgedRequest, body: Parsed): Violation[] {
     : [{ aspect: 'body', reason: `the created animal's ${differing.join(', ')} is not what was sent; ${cite('petFields')} (${cite('created')})` }]
 }
 
-function checkList(request: JudgedRequest, body: Parsed): Violation[] {
+function checkList(request: JudgedRequest, body: Parsed, quote: Scrubber): Violation[] {
   const query = new URLSearchParams(request.query)
   const violations: Violation[] = []
   const statusFilter = query.get('status')
   if (statusFilter !== null && !isStatus(statusFilter)) {
-    violations.push({ aspect: 'status', reason: `status=${statusFilter} is not a PetStatus but was answered as a list; ${cite('statusFilter')}` })
+    violations.push({ aspect: 'status', reason: `status=${quote(statusFilter)} is not a PetStatus but was answered as a list; ${cite('statusFilter')}` })
   }
   if (body === undefined) return violations
   if (!body.ok || !Array.isArray(body.value)) return [...violations, { aspect: 'body', reason: cite('petList') }]
   const list: readonly unknown[] = body.value
   const bad = list.map(petProblem).find((problem) => problem !== undefined)
   if (bad !== undefined) violations.push({ aspect: 'body', reason: `an item is not a Pet: ${bad.text}; ${cite(bad.rule)}` })
-  violations.push(...checkLimit(query.get('limit'), list.length))
+  violations.push(...checkLimit(query.get('limit'), list.length, quote))
   if (isStatus(statusFilter) && list.some((pet) => !isRecord(pet) || pet.status !== statusFilter)) {
     violations.push({ aspect: 'body', reason: `an animal whose status is not ${statusFilter} was listed; ${cite('statusFilter')}` })
   }
@@ -214,30 +222,31 @@ function checkList(request: JudgedRequest, body: Parsed): Violation[] {
  * treats the value as valid, or as absent, contradicts it: no animals for 0 or less, more than 100
  * for more than 100, the default 20 for a value that is not a number.
  */
-function checkLimit(limit: string | null, count: number): Violation[] {
+function checkLimit(limit: string | null, count: number, quote: Scrubber): Violation[] {
   const tooMany = (most: number, why: string): Violation[] =>
     count > most ? [{ aspect: 'count', reason: `${count} animals listed, ${why}; ${cite('limit')}` }] : []
   if (limit === null) return tooMany(20, 'more than the default 20')
   const value = /^-?[0-9]+$/.test(limit) ? Number(limit) : Number.NaN
-  if (value >= 1 && value <= 100) return tooMany(value, `more than limit=${limit}`)
-  if (value <= 0) return count === 0 ? [{ aspect: 'count', reason: `limit=${limit} was answered with no animals, as if it were valid; ${cite('limit')}` }] : []
+  const shown = quote(limit)
+  if (value >= 1 && value <= 100) return tooMany(value, `more than limit=${shown}`)
+  if (value <= 0) return count === 0 ? [{ aspect: 'count', reason: `limit=${shown} was answered with no animals, as if it were valid; ${cite('limit')}` }] : []
   // Stryker disable next-line EqualityOperator: 1..100 returned two lines up, so value is never 100 here
-  if (value > 100) return tooMany(100, `more than the maximum 100 for limit=${limit}`)
-  return count === 20 ? [{ aspect: 'count', reason: `limit=${limit} is not an integer but was answered with the default 20, as if absent; ${cite('limit')}` }] : tooMany(100, 'more than the maximum 100')
+  if (value > 100) return tooMany(100, `more than the maximum 100 for limit=${shown}`)
+  return count === 20 ? [{ aspect: 'count', reason: `limit=${shown} is not an integer but was answered with the default 20, as if absent; ${cite('limit')}` }] : tooMany(100, 'more than the maximum 100')
 }
 
 /**
  * The spec announces the removal for 5 December 2030: a `Sunset` that states a date must state that
  * day, and a repeated one (joined with ", ", each HTTP-date holding a comma of its own) every time.
  */
-function checkSunset(answer: ObservedAnswer): Violation[] {
+function checkSunset(answer: ObservedAnswer, quote: Scrubber): Violation[] {
   const { sunset } = answer.headers
   if (sunset === undefined) return []
   const onTheDay = sunset.split(/, (?=[A-Za-z]{3}, )/).every((date) => {
     const at = Date.parse(date)
     return at >= REMOVAL_DAY && at < REMOVAL_DAY + DAY_MS
   })
-  return onTheDay ? [] : [{ aspect: 'header Sunset', reason: `Sunset says ${sunset}, not 5 December 2030; ${cite('removal')}` }]
+  return onTheDay ? [] : [{ aspect: 'header Sunset', reason: `Sunset says ${quote(sunset)}, not 5 December 2030; ${cite('removal')}` }]
 }
 
 type Problem = { readonly text: string; readonly rule: 'petId' | 'petName' | 'petCategoryId' | 'petStatus' | 'petList' | 'json' | 'badBody' | 'missingField' }
@@ -258,15 +267,15 @@ function petProblem(value: unknown): Problem | undefined {
 type SentPet = { readonly pet?: Record<string, unknown>; readonly problem?: Problem }
 
 // What the spec calls a valid NewPet; `undefined` body means the request's body is not known.
-function parseNewPet(text: string | undefined): SentPet {
+function parseNewPet(text: string | undefined, quote: Scrubber): SentPet {
   if (text === undefined) return {}
   const parsed = parseJson(text)
   if (!parsed.ok || !isRecord(parsed.value)) return { problem: { text: 'a body that is not a JSON object', rule: 'badBody' } }
   const pet = parsed.value
   if (pet.name === undefined || pet.categoryId === undefined) return { problem: { text: `no ${pet.name === undefined ? 'name' : 'categoryId'}`, rule: 'missingField' } }
-  if (typeof pet.name !== 'string') return { problem: { text: `name ${JSON.stringify(pet.name)}`, rule: 'petName' } }
-  if (!Number.isInteger(pet.categoryId)) return { problem: { text: `categoryId ${JSON.stringify(pet.categoryId)}`, rule: 'petCategoryId' } }
-  if (pet.status !== undefined && !isStatus(pet.status)) return { problem: { text: `status ${JSON.stringify(pet.status)}`, rule: 'petStatus' } }
+  if (typeof pet.name !== 'string') return { problem: { text: `name ${quote(JSON.stringify(pet.name))}`, rule: 'petName' } }
+  if (!Number.isInteger(pet.categoryId)) return { problem: { text: `categoryId ${quote(JSON.stringify(pet.categoryId))}`, rule: 'petCategoryId' } }
+  if (pet.status !== undefined && !isStatus(pet.status)) return { problem: { text: `status ${quote(JSON.stringify(pet.status))}`, rule: 'petStatus' } }
   return { pet }
 }
 

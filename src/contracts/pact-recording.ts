@@ -1,5 +1,7 @@
 import type { ObservedExchange } from '../core/fake-service.js'
+import { createScrubber, credentialsOf } from '../core/credentials.js'
 import { isDropped } from '../core/http.js'
+import { redactQuery } from '../core/journal.js'
 import { isPetStatus, PET_STATUSES, type PetStatus } from '../core/pets.js'
 import { API_KEY_PLACEHOLDER } from './placeholder-key.js'
 
@@ -87,7 +89,9 @@ export function createPactRecording(consumer: string): PactRecording {
 }
 
 function toInteraction({ request, reply, forced }: ObservedExchange): { candidate?: Candidate; warnings: string[] } {
-  const what = `${request.method} ${request.basePath}${request.path}${request.search === '' ? '' : `?${request.search}`}`
+  // What a warning names of the request, without a credential it carried (a query's api_key, say).
+  const scrub = createScrubber(credentialsOf(request))
+  const what = scrub(`${request.method} ${request.basePath}${request.path}${request.search === '' ? '' : `?${redactQuery(request.search)}`}`)
   if (forced) return { warnings: [`${what}: a forced answer (a Prefer header or a forced rule) is a test's choice, not the service's: not recorded`] }
   if (isDropped(reply)) return { warnings: [`${what}: a dropped connection: not recorded`] }
   const auth = authOf(request.headers.authorization)

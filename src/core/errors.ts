@@ -21,6 +21,7 @@ export const ERROR_STATUS = {
   rule_not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,
+  pact_file_unusable: 409,
   payload_too_large: 413,
   headers_too_large: 431,
   internal_error: 500,
@@ -64,7 +65,10 @@ export function errorBody(code: string, message: string, status: number): string
   return JSON.stringify({ code, message, status })
 }
 
-/** A control call with bad input, thrown in code; the control API answers it with its Error body. */
+/**
+ * A control call refused for a reason of its own, not a bug (bad input, no room, a file in the
+ * way), thrown in code; the control API answers it with its Error body.
+ */
 export class FakeInputError extends Error {
   override readonly name = 'FakeInputError'
   readonly apiError: ApiError

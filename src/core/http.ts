@@ -20,6 +20,10 @@ export type PlainResponse = {
   readonly status: number
   readonly headers: Fields
   readonly body?: string
+  /** A body of bytes passed on as another server sent them (the proxy's), in place of `body`. */
+  readonly bytes?: Uint8Array<ArrayBuffer>
+  /** Set-Cookie lines, one each: the one header that cannot be joined with ", " (RFC 9110 5.3). */
+  readonly setCookie?: readonly string[]
   /** Wait this long before answering (a latency setting or a forced delay). */
   readonly delayMs?: number
 }

@@ -1,4 +1,5 @@
 import type { Fields, PlainRequest } from './http.js'
+import { CREDENTIAL_HEADER, CREDENTIAL_PARAM, REDACTED } from './credentials.js'
 
 /** One request the API received, as the journal shows it: credentials are never in it. */
 export type JournalEntry = {
@@ -60,11 +61,6 @@ export type Journal = {
 /** Bodies are kept up to this many bytes: enough to assert what an app sent. */
 export const BODY_LIMIT = 4096
 
-const REDACTED = '[redacted]'
-// Any header whose name says it carries a credential: Authorization, Proxy-Authorization, Cookie,
-// Set-Cookie, X-Api-Key, X-Control-Token, X-Auth-Token, X-Amz-Security-Token, X-Session-Id, X-Signature...
-const SECRET_HEADER_NAME = /auth|token|key|secret|session|cookie|signature|password|credential/i
-const SECRET_PARAM = /key|token|secret|password|auth|signature|session|cookie|credential/i
 
 // What is kept per request: references and primitives only, in one fixed shape, so that recording
 // costs next to nothing on the hot path; everything shown is derived when entries are read.
@@ -217,7 +213,7 @@ function matches(entry: Stored, filter: JournalFilter): boolean {
 function toEntry(entry: Stored, decoder: TextDecoder): JournalEntry {
   const headers: Record<string, string> = {}
   for (const [name, value] of Object.entries(entry.headers)) {
-    const secret = SECRET_HEADER_NAME.test(name)
+    const secret = CREDENTIAL_HEADER.test(name)
     headers[name] = secret ? redactSecret(name, value) : value
   }
   const shown: JournalEntry = {
@@ -238,7 +234,7 @@ function toEntry(entry: Stored, decoder: TextDecoder): JournalEntry {
 /** A query string with the values of credential-like parameters (`api_key`, `token`...) redacted. */
 export function redactQuery(search: string): string {
   const query = new URLSearchParams()
-  for (const [name, value] of new URLSearchParams(search)) query.append(name, SECRET_PARAM.test(name) ? REDACTED : value)
+  for (const [name, value] of new URLSearchParams(search)) query.append(name, CREDENTIAL_PARAM.test(name) ? REDACTED : value)
   return query.toString()
 }
 

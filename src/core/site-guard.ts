@@ -74,14 +74,7 @@ export function refuseHost(): PlainResponse {
  * be able to reset or replace anything.
  */
 export function refuseControlRequest(request: PlainRequest, corsOrigins: ReadonlySet<string>): PlainResponse | undefined {
-  const { origin } = request.headers
-  if (origin === undefined) {
-    // A cross-site request a browser sends without Origin (an image, a script) still says where it came from.
-    const site = request.headers['sec-fetch-site']
-    if (site === 'cross-site' || site === 'same-site') return refuseOrigin()
-  } else if (origin !== ownOrigin(request) && !corsOrigins.has(origin)) {
-    return refuseOrigin()
-  }
+  if (isForeignOrigin(request, corsOrigins)) return refuseOrigin()
   const changesState = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(request.method)
   // Stryker disable next-line StringLiteral: a missing Content-Type is refused whatever string stands in for it
   if (changesState && !isJsonContentType(request.headers['content-type'] ?? '')) {
@@ -90,6 +83,18 @@ export function refuseControlRequest(request: PlainRequest, corsOrigins: Readonl
     )
   }
   return undefined
+}
+
+/**
+ * Whether a request comes from a web page of another origin than the server's own and than those
+ * opted in: an `Origin` of another site, or none from a cross-site or same-site page (an image, a
+ * script), which still says where it came from. Tools send no `Origin` and pass.
+ */
+export function isForeignOrigin(request: PlainRequest, corsOrigins: ReadonlySet<string>): boolean {
+  const { origin } = request.headers
+  if (origin !== undefined) return origin !== ownOrigin(request) && !corsOrigins.has(origin)
+  const site = request.headers['sec-fetch-site']
+  return site === 'cross-site' || site === 'same-site'
 }
 
 function refuseOrigin(): PlainResponse {

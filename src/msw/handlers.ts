@@ -101,5 +101,7 @@ async function toResponse(reply: Reply, method: string): Promise<Response> {
   if (reply.delayMs !== undefined && reply.delayMs > 0) await delay(Math.min(reply.delayMs, LONGEST_DELAY_MS))
   if (isDropped(reply)) return HttpResponse.error()
   const hasBody = method !== 'HEAD' && !NULL_BODY_STATUSES.has(reply.status) // an undefined body is no body too
-  return new Response(hasBody ? reply.body : null, { status: reply.status, headers: reply.headers })
+  const headers = new Headers(reply.headers)
+  for (const line of reply.setCookie ?? []) headers.append('set-cookie', line)
+  return new Response(hasBody ? (reply.bytes ?? reply.body) : null, { status: reply.status, headers })
 }

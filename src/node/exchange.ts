@@ -255,12 +255,14 @@ function send(exchanging: Exchanging, reply: PlainResponse): void {
     report(exchanging, null) // the client went away while the answer waited
     return
   }
-  const { headers, body } = reply
+  const { headers } = reply
+  const body = reply.bytes ?? reply.body
   const constant = Object.isFrozen(headers)
   const encoded = constant ? encodedAnswer(server, reply) : undefined
   // Stryker disable next-line ConditionalExpression: the slow path writes the same bytes
   if (encoded === undefined) {
     const list = constant ? [...constantHeaderList(server, headers)] : flatten(headers)
+    for (const line of reply.setCookie ?? []) list.push('set-cookie', line)
     if (body !== undefined) list.push('content-length', String(Buffer.byteLength(body)))
     res.writeHead(reply.status, list)
     res.end(body)

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto'
-import { mkdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { type PactInteraction, type PactRecording, RECORDED_PROVIDER, recordingsToWrite } from '../contracts/pact-recording.js'
+import { apiError, FakeInputError } from '../core/errors.js'
 
 /** What writing one recording did. */
 export type WrittenPact = {
@@ -33,35 +34,54 @@ export async function writePacts(options: { readonly warn?: (text: string) => vo
 /**
  * Writes one recording into `dir`, merged with the file's interactions (vitest runs test files in
  * several workers, each recording its own part), sorted, with sorted keys: the same traffic gives
- * the same bytes. Delete the file to drop interactions no test makes any more.
+ * the same bytes. Delete the file to drop interactions no test makes any more. When the file is
+ * not a pact, or its lock stays held, nothing recorded is lost: the recording is written beside it
+ * and a `FakeInputError` (`pact_file_unusable`) says where, and why.
  */
 export async function writePactFile(recording: PactRecording, dir: string): Promise<WrittenPact> {
   await mkdir(dir, { recursive: true })
   const file = join(dir, `${recording.consumer}-${RECORDED_PROVIDER}.json`)
-  return withLock(`${file}.lock`, async () => {
-    const byDescription = new Map<string, PactInteraction>()
-    for (const interaction of await existingInteractions(file)) byDescription.set(interaction.description, interaction)
-    for (const interaction of recording.interactions()) byDescription.set(interaction.description, interaction)
-    // Stryker disable next-line EqualityOperator: descriptions are map keys, never equal
-    const interactions = [...byDescription.values()].sort((a, b) => (a.description < b.description ? -1 : 1))
-    const document = {
-      consumer: { name: recording.consumer },
-      interactions,
-      metadata: { 'animals-mock': { recordedFrom: 'the app tests against the fake' }, pactSpecification: { version: '4.0' } },
-      provider: { name: RECORDED_PROVIDER },
-    }
-    // A new file of an unpredictable name: a link planted in a shared folder is never followed.
-    const temporary = `${file}.${randomBytes(8).toString('hex')}.tmp`
-    try {
-      // Stryker disable next-line ObjectLiteral,StringLiteral: no file or link waits at a name of 16 random hex digits; wx makes sure (an emptied text is killed)
-      await writeFile(temporary, `${JSON.stringify(sortedKeys(document), null, 2)}\n`, { flag: 'wx' })
-      await rename(temporary, file)
-    } catch (error) {
-      await rm(temporary, { force: true })
-      throw error
-    }
-    return { file, interactions: interactions.length, warnings: recording.warnings() }
-  })
+  try {
+    return await withLock(`${file}.lock`, async () => {
+      const byDescription = new Map<string, PactInteraction>()
+      for (const interaction of await existingInteractions(file)) byDescription.set(interaction.description, interaction)
+      for (const interaction of recording.interactions()) byDescription.set(interaction.description, interaction)
+      const interactions = await writeDocument(file, recording.consumer, [...byDescription.values()])
+      return { file, interactions, warnings: recording.warnings() }
+    })
+  } catch (error) {
+    if (!(error instanceof InTheWay)) throw error
+    // The session's interactions go to a file of their own, so that a broken pact loses nothing.
+    const kept = join(dir, `${recording.consumer}-${RECORDED_PROVIDER}.recorded-${new Date().toISOString().replace(/[:.]/g, '-')}.json`)
+    const interactions = await writeDocument(kept, recording.consumer, recording.interactions())
+    throw new FakeInputError(apiError('pact_file_unusable', `${error.message}; the ${interactions} interaction(s) recorded were written to ${kept} instead.`))
+  }
+}
+
+/** What stands in the way of the pact file: the file is no pact, or another writer's lock stays. */
+class InTheWay extends Error {}
+
+/** Writes a pact document of these interactions, sorted, through a new temporary file; resolves with their number. */
+async function writeDocument(file: string, consumer: string, unsorted: readonly PactInteraction[]): Promise<number> {
+  // Stryker disable next-line EqualityOperator: descriptions are map keys, never equal
+  const interactions = [...unsorted].sort((a, b) => (a.description < b.description ? -1 : 1))
+  const document = {
+    consumer: { name: consumer },
+    interactions,
+    metadata: { 'animals-mock': { recordedFrom: 'the app tests against the fake' }, pactSpecification: { version: '4.0' } },
+    provider: { name: RECORDED_PROVIDER },
+  }
+  // A new file of an unpredictable name: a link planted in a shared folder is never followed.
+  const temporary = `${file}.${randomBytes(8).toString('hex')}.tmp`
+  try {
+    // Stryker disable next-line ObjectLiteral,StringLiteral: no file or link waits at a name of 16 random hex digits; wx makes sure (an emptied text is killed)
+    await writeFile(temporary, `${JSON.stringify(sortedKeys(document), null, 2)}\n`, { flag: 'wx' })
+    await rename(temporary, file)
+  } catch (error) {
+    await rm(temporary, { force: true })
+    throw error
+  }
+  return interactions.length
 }
 
 async function existingInteractions(file: string): Promise<PactInteraction[]> {
@@ -72,27 +92,67 @@ async function existingInteractions(file: string): Promise<PactInteraction[]> {
   } catch {
     return []
   }
-  const document = JSON.parse(text) as { interactions?: unknown }
-  return Array.isArray(document.interactions) ? (document.interactions as PactInteraction[]) : []
+  let document: { interactions?: unknown } | null
+  try {
+    document = JSON.parse(text) as { interactions?: unknown } | null
+  } catch (error) {
+    throw new InTheWay(`The pact file ${file} is not JSON (${(error as Error).message}), so it was left as it is`)
+  }
+  return Array.isArray(document?.interactions) ? (document.interactions as PactInteraction[]) : []
 }
 
-/** Runs `work` holding a lock folder (mkdir is atomic), so workers writing at once take turns. */
+/** How long a writer waits for another's lock before it gives up. */
+const LOCK_WAIT_MS = 10_000
+
+/**
+ * Runs `work` holding a lock folder (mkdir is atomic) with the holder's process id inside, so
+ * workers writing at once take turns, and a lock whose holder is no longer running (killed mid-
+ * write) is taken over at once rather than waited for.
+ */
 async function withLock<T>(lock: string, work: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + 10_000
+  const deadline = Date.now() + LOCK_WAIT_MS
   for (;;) {
     try {
       await mkdir(lock)
+      await writeFile(join(lock, 'holder'), String(process.pid))
       break
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-      if (Date.now() > deadline) throw new Error(`${lock} has been held for 10 s; if no test run is writing, a killed one left it: remove it`)
+      const holder = await holderOf(lock)
+      if (holder !== undefined && !isRunning(holder)) {
+        await rm(lock, { recursive: true, force: true })
+        continue
+      }
+      if (Date.now() > deadline) {
+        const who = holder === undefined ? 'a writer that left no process id' : `process ${holder}, still running`
+        throw new InTheWay(`${lock} has been held for 10 s by ${who}; if no test run is writing, remove it`)
+      }
       await new Promise((resolve) => setTimeout(resolve, 20))
     }
   }
   try {
     return await work()
   } finally {
-    await rmdir(lock)
+    await rm(lock, { recursive: true, force: true })
+  }
+}
+
+async function holderOf(lock: string): Promise<number | undefined> {
+  try {
+    const pid = Number(await readFile(join(lock, 'holder'), 'utf8'))
+    return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined
+  } catch {
+    return undefined // no holder written (yet, or by an older writer)
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
 

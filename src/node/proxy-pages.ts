@@ -1,4 +1,7 @@
-import { jsonPage, type Page } from '../core/site.js'
+import { apiError, toErrorResponse } from '../core/errors.js'
+import { JSON_TYPE, type PlainResponse } from '../core/http.js'
+import type { Page } from '../core/site.js'
+import { isForeignOrigin } from '../core/site-guard.js'
 import type { ProxyJournal } from '../proxy/proxy-journal.js'
 import { escapeHtml, htmlDocument, htmlResponse } from './html.js'
 
@@ -15,9 +18,26 @@ export function createProxyPages(journal: ProxyJournal, target: string): [string
   return [
     ['/', page],
     [PROXY_PATHS.dashboard, page],
-    [PROXY_PATHS.journal, (request) => jsonPage({ exchanges: journal.exchanges, violations: journal.violations, entries: journal.entries() })(request)],
-    [PROXY_PATHS.violations, (request) => jsonPage({ violations: journal.violations, entries: journal.violating() })(request)],
+    [PROXY_PATHS.journal, ownOriginOnly(() => ({ exchanges: journal.exchanges, violations: journal.violations, entries: journal.entries() }))],
+    [PROXY_PATHS.violations, ownOriginOnly(() => ({ violations: journal.violations, entries: journal.violating() }))],
   ]
+}
+
+/** No web origins are opted in: the proxy has no --control-cors. */
+const NO_ORIGINS: ReadonlySet<string> = new Set()
+
+/**
+ * JSON that only the proxy's own pages and tools without an `Origin` may read, as the control API
+ * is, since it shows paths, queries and what the target answered: no CORS, and another web page's
+ * request refused with 403.
+ */
+function ownOriginOnly(value: () => unknown): Page {
+  return (request) => (isForeignOrigin(request, NO_ORIGINS) ? refuseForeignPage() : { status: 200, headers: { 'content-type': JSON_TYPE }, body: JSON.stringify(value()) })
+}
+
+function refuseForeignPage(): PlainResponse {
+  const refusal = toErrorResponse(apiError('origin_not_allowed', 'The proxy\'s journal answers its own pages and tools without an Origin, never another web page.'))
+  return { ...refusal, headers: { 'content-type': JSON_TYPE } }
 }
 
 function dashboardHtml(journal: ProxyJournal, target: string): string {

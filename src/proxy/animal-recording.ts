@@ -1,4 +1,5 @@
 import { operationOf } from '../contracts/answer-rules.js'
+import { createScrubber, type Scrubber } from '../core/credentials.js'
 import { parseFixtureRecords, toFixtureText } from '../core/fixture.js'
 import type { Pet } from '../core/pets.js'
 import type { ProxiedExchange } from './proxy-api.js'
@@ -7,8 +8,12 @@ import type { ProxiedExchange } from './proxy-api.js'
 export type AnimalRecording = {
   add(exchange: ProxiedExchange): void
   readonly size: number
-  /** The animals as a fixture `serve --fixture` loads, checked as any fixture; what fails is named. */
-  fixture(): { readonly text: string; readonly animals: number; readonly skipped: readonly string[] }
+  /**
+   * The animals as a fixture `serve --fixture` loads, checked as any fixture; what fails is named,
+   * and how many were left out because the latest answer showing them held a credential the
+   * request carried (a service that echoes the key would otherwise put it in a committed file).
+   */
+  fixture(): { readonly text: string; readonly animals: number; readonly skipped: readonly string[]; readonly withCredentials: number }
 }
 
 // Far more than a QA session sees; past it the oldest animal seen goes.
@@ -16,15 +21,22 @@ const MOST_ANIMALS = 200_000
 
 export function createAnimalRecording(): AnimalRecording {
   const byId = new Map<string, unknown>()
-  const keep = (record: unknown): void => {
+  const withCredentials = new Set<string>()
+  const keep = (record: unknown, scrub: Scrubber): void => {
     const id = (record as { id?: unknown } | null)?.id
     if (typeof id !== 'number' && typeof id !== 'string') return
     byId.delete(String(id))
+    const text = JSON.stringify(record)
+    if (scrub(text) !== text) {
+      withCredentials.add(String(id))
+      return
+    }
+    withCredentials.delete(String(id))
     byId.set(String(id), record)
     if (byId.size > MOST_ANIMALS) byId.delete(byId.keys().next().value as string)
   }
   return {
-    add({ request, status, answer }) {
+    add({ request, status, answer, credentials }) {
       if (status === null || status < 200 || status > 299 || request.method === 'HEAD') return
       if (operationOf(request.method, request.path) === 'other') return
       let body: unknown
@@ -33,7 +45,8 @@ export function createAnimalRecording(): AnimalRecording {
       } catch {
         return
       }
-      for (const record of Array.isArray(body) ? body : [body]) keep(record)
+      const scrub = createScrubber(credentials)
+      for (const record of Array.isArray(body) ? body : [body]) keep(record, scrub)
     },
     get size() {
       return byId.size
@@ -47,7 +60,7 @@ export function createAnimalRecording(): AnimalRecording {
         else skipped.push(`id ${id}: ${checked.error.replace(/^record 1 \(index 0\): /, '')}`)
       }
       pets.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : BigInt(a.id) > BigInt(b.id) ? 1 : 0))
-      return { text: toFixtureText(pets), animals: pets.length, skipped }
+      return { text: toFixtureText(pets), animals: pets.length, skipped, withCredentials: withCredentials.size }
     },
   }
 }

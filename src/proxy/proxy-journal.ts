@@ -1,9 +1,12 @@
 import type { Violation } from '../contracts/answer-rules.js'
-import { createScrubber } from '../contracts/scrub.js'
+import { createScrubber } from '../core/credentials.js'
 import { redactQuery } from '../core/journal.js'
 import type { ProxiedExchange } from './proxy-api.js'
 
-/** One exchange through the proxy as shown: no header, credential-like query values redacted. */
+/**
+ * One exchange through the proxy as shown: no header, credential-like query values redacted, and no
+ * credential the request carried anywhere (the reasons quote the answer scrubbed already).
+ */
 export type ProxyJournalEntry = {
   readonly seq: number
   readonly time: string
@@ -15,6 +18,8 @@ export type ProxyJournalEntry = {
   readonly status: number | null
   readonly durationMs: number
   readonly violations: readonly Violation[]
+  /** Why the answer's body was not judged, when it was not. */
+  readonly unjudged?: string
 }
 
 /** The last exchanges, every violation counted, for the log, the dashboard and the report. */
@@ -35,19 +40,18 @@ export function createProxyJournal(capacity = 1000, now: () => number = Date.now
   let violations = 0
   return {
     add(exchange) {
-      // A violation's reason may quote the answer; a service that echoes the key must not leak it.
-      const token = /^\s*\S+\s+(\S+)/.exec(exchange.request.headers.authorization ?? '')?.[1]
-      const scrub = createScrubber([token])
+      const scrub = createScrubber(exchange.credentials)
       seq += 1
       const entry: ProxyJournalEntry = {
         seq,
         time: new Date(now()).toISOString(),
         method: exchange.request.method,
-        path: `${exchange.request.basePath}${exchange.request.path}`,
-        query: redactQuery(exchange.request.search),
+        path: scrub(`${exchange.request.basePath}${exchange.request.path}`),
+        query: scrub(redactQuery(exchange.request.search)),
         status: exchange.status,
         durationMs: Math.round(exchange.durationMs * 10) / 10,
-        violations: exchange.violations.map((violation) => ({ aspect: violation.aspect, reason: scrub(violation.reason) })),
+        violations: exchange.violations,
+        ...(exchange.unjudged === undefined ? {} : { unjudged: exchange.unjudged }),
       }
       push(recent, entry, capacity)
       if (entry.violations.length > 0) {

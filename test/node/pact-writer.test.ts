@@ -1,12 +1,15 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getResponse } from 'msw'
 import { afterAll, afterEach, expect, it, vi } from 'vitest'
 import { createPactRecording, type PactInteraction, type PactRecording, recordingsToWrite } from '../../src/contracts/pact-recording.js'
+import { FakeInputError } from '../../src/core/errors.js'
 import { createFake } from '../../src/fake.js'
 import { createHandlers } from '../../src/msw/handlers.js'
 import { writePactFile, writePacts } from '../../src/node/pact-writer.js'
+import { escapedForRegExp } from '../support/expectations.js'
 
 const folders: string[] = []
 afterAll(() => {
@@ -169,12 +172,25 @@ it('starts afresh from a pact file without a list of interactions', async () => 
   expect(described(fileOf(dir, 'web-app'))).toEqual(['recorded'])
 })
 
-it('refuses to replace a pact file that is not JSON, leaving it, and no lock or temporary, behind', async () => {
+it('leaves a pact file that is not JSON as it is, writes the recording beside it, and says so, with no lock or temporary behind', async () => {
   const dir = folder()
   writeFileSync(fileOf(dir, 'web-app'), '{"interactions": [')
-  await expect(writePactFile(recordingOf('web-app', [interaction('a')]), dir)).rejects.toThrow(SyntaxError)
-  expect(readdirSync(dir)).toEqual(['web-app-animals-service.json'])
+  const refused = await writePactFile(recordingOf('web-app', [interaction('a'), interaction('b')]), dir).then(
+    () => undefined,
+    (error: unknown) => error,
+  )
+  const [broken, kept] = readdirSync(dir).sort()
+  expect(broken).toBe('web-app-animals-service.json')
+  expect(kept).toMatch(/^web-app-animals-service\.recorded-[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}-[0-9]{2}-[0-9]{2}-[0-9]{3}Z\.json$/)
+  expect(readdirSync(dir)).toHaveLength(2)
+  expect(refused).toBeInstanceOf(FakeInputError)
+  expect(refused).toMatchObject({
+    code: 'pact_file_unusable',
+    status: 409,
+    message: `The pact file ${fileOf(dir, 'web-app')} is not JSON (Unexpected end of JSON input), so it was left as it is; the 2 interaction(s) recorded were written to ${join(dir, kept ?? '')} instead.`,
+  })
   expect(readFileSync(fileOf(dir, 'web-app'), 'utf8')).toBe('{"interactions": [')
+  expect(described(join(dir, kept ?? ''))).toEqual(['a', 'b'])
 })
 
 it('writes through a new temporary file: a link planted at a predictable name is not followed', async () => {
@@ -225,10 +241,42 @@ it('gives up on a lock held for more than 10 s, not a moment before, saying how 
   expect(outcome).toBe('waiting')
   vi.setSystemTime(start + 10_001)
   await until(() => outcome !== 'waiting', 'the writer to give up')
-  expect(outcome).toBeInstanceOf(Error)
-  expect((outcome as Error).message).toBe(`${lock} has been held for 10 s; if no test run is writing, a killed one left it: remove it`)
+  expect(outcome).toBeInstanceOf(FakeInputError)
+  expect((outcome as Error).message).toMatch(
+    new RegExp(`^${escapedForRegExp(lock)} has been held for 10 s by a writer that left no process id; if no test run is writing, remove it; the 1 interaction\\(s\\) recorded were written to ${escapedForRegExp(dir)}/web-app-animals-service\\.recorded-[-0-9TZ]+\\.json instead\\.$`),
+  )
   expect(existsSync(lock)).toBe(true)
   expect(existsSync(fileOf(dir, 'web-app'))).toBe(false)
+})
+
+it('takes over at once a lock whose holder no longer runs (a writer killed mid-write)', async () => {
+  const dir = folder()
+  const lock = `${fileOf(dir, 'web-app')}.lock`
+  mkdirSync(lock)
+  // A process that ran and ended: its id is free.
+  const gone = spawnSync(process.execPath, ['-e', '']).pid ?? 0
+  writeFileSync(join(lock, 'holder'), String(gone))
+  const started = Date.now()
+  await writePactFile(recordingOf('web-app', [interaction('a')]), dir)
+  expect(Date.now() - started).toBeLessThan(5_000)
+  expect(described(fileOf(dir, 'web-app'))).toEqual(['a'])
+  expect(readdirSync(dir)).toEqual(['web-app-animals-service.json'])
+})
+
+it('waits for a lock whose holder still runs', async () => {
+  const dir = folder()
+  const lock = `${fileOf(dir, 'web-app')}.lock`
+  mkdirSync(lock)
+  writeFileSync(join(lock, 'holder'), String(process.pid))
+  let done = false
+  const writing = writePactFile(recordingOf('web-app', [interaction('a')]), dir).finally(() => {
+    done = true
+  })
+  await sleep(150)
+  expect(done).toBe(false)
+  rmSync(lock, { recursive: true })
+  await writing
+  expect(described(fileOf(dir, 'web-app'))).toEqual(['a'])
 })
 
 // sysfs lets no one make folders, not even root.

@@ -13,7 +13,8 @@ const TARGET = 'https://staging.animals.example/qa&eu/v1'
 const KEY = 'proxy-pages-key-51d2'
 
 function answer(status: number, body: unknown): ForwardAnswer {
-  return { kind: 'answer', status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }
+  const text = JSON.stringify(body)
+  return { kind: 'answer', status, headers: { 'content-type': 'application/json' }, setCookie: [], body: new TextEncoder().encode(text), text, release() {} }
 }
 
 async function drifted(request: ForwardRequest): Promise<ForwardAnswer> {
@@ -32,7 +33,7 @@ afterEach(() => Promise.all(servers.splice(0).map((server) => server.close())))
 async function startProxy(paths: readonly string[]): Promise<string> {
   const now = (): number => Date.UTC(2026, 10, 24, 9, 30)
   const journal = createProxyJournal(1000, now)
-  const api = createProxyApi({ target: TARGET, send: drifted, onExchange: (exchange) => journal.add(exchange), now })
+  const api = createProxyApi({ target: TARGET, send: drifted, onExchange: (exchange) => journal.add(exchange), now, timeoutMs: 10_000 })
   const pages = createPages({ control: 'off' })
   for (const [path, page] of createProxyPages(journal, TARGET)) pages.set(path, page)
   const server = await startServer({ app: createSite({ api, pages }) })

@@ -8,6 +8,7 @@ import type { Int64 } from '../../src/core/int64.js'
 import type { Pet } from '../../src/core/pets.js'
 import { createStore, type Store } from '../../src/core/store.js'
 import { createIdReservation, createStateWriter, ID_BLOCK, prepareStateFile, readStateFile, StateFileError } from '../../src/node/state-file.js'
+import { escapedForRegExp } from '../support/expectations.js'
 
 const INT64_MAX = 2n ** 63n - 1n
 const folders: string[] = []
@@ -45,7 +46,6 @@ const createdId = (store: Store, name = 'new'): Int64 => {
   if (!created.ok) throw new Error(created.error.message)
   return created.value.pet.id
 }
-const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 async function refusal(promise: Promise<unknown>): Promise<StateFileError> {
   const error = await promise.then(
@@ -100,7 +100,7 @@ it('refuses a state file that cannot be read, with the reason (a folder in its p
   const { file } = place()
   mkdirSync(file)
   const error = await refusal(readStateFile(file))
-  expect(error.message).toMatch(new RegExp(`^state file ${escaped(file)}: EISDIR: `))
+  expect(error.message).toMatch(new RegExp(`^state file ${escapedForRegExp(file)}: EISDIR: `))
 })
 
 it('prepares a state file in a writable folder and leaves nothing behind', async () => {
@@ -141,7 +141,7 @@ it('refuses a state file whose folder is a file, with the system reason', async 
   writeFileSync(join(dir, 'a-file'), 'kept')
   const file = join(dir, 'a-file', 'state.json')
   const error = await refusal(prepareStateFile(file))
-  expect(error.message).toMatch(new RegExp(`^cannot write the state file ${escaped(file)}: ENOTDIR: not a directory, open '${escaped(file)}\\.[0-9a-f]{16}\\.tmp'$`))
+  expect(error.message).toMatch(new RegExp(`^cannot write the state file ${escapedForRegExp(file)}: ENOTDIR: not a directory, open '${escapedForRegExp(file)}\\.[0-9a-f]{16}\\.tmp'$`))
   expect(readFileSync(join(dir, 'a-file'), 'utf8')).toBe('kept')
 })
 
@@ -287,7 +287,7 @@ it('refuses a corrupt id reservation and leaves it as it is', () => {
 it('refuses an id reservation that cannot be read, with the reason (a folder in its place)', () => {
   const { file } = place()
   mkdirSync(`${file}.ids`)
-  expect(refusalOf(() => createIdReservation(file)).message).toMatch(new RegExp(`^id reservation ${escaped(file)}\\.ids: EISDIR: `))
+  expect(refusalOf(() => createIdReservation(file)).message).toMatch(new RegExp(`^id reservation ${escapedForRegExp(file)}\\.ids: EISDIR: `))
 })
 
 it('refuses to hand out an id when the reservation cannot be written, and the store stores nothing', () => {

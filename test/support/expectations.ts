@@ -39,3 +39,6 @@ export function expectDeprecationHeaders(result: CallResult, basePath: string): 
   expect(result.headers.get('sunset')).toBe('Thu, 05 Dec 2030 00:00:00 GMT')
   expect(result.headers.get('link')).toBe(`<${basePath}/pets>; rel="successor-version"`)
 }
+
+/** `text` as a regular expression that matches it literally, to put inside a larger one. */
+export const escapedForRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
