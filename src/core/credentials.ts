@@ -26,7 +26,8 @@ export function credentialsOf(request: { readonly headers: Fields; readonly sear
   const found = new Set<string>()
   const add = (value: string): void => {
     const trimmed = value.trim()
-    if (trimmed !== '') found.add(trimmed)
+    // Punctuation alone (a stray `;`) is no credential, nor a scheme sent without one (`Bearer `).
+    if (/[A-Za-z0-9]/.test(trimmed) && !/^(?:bearer|basic)$/i.test(trimmed)) found.add(trimmed)
   }
   for (const [name, value] of Object.entries(request.headers)) {
     if (!CREDENTIAL_HEADER.test(name)) continue

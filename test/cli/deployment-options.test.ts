@@ -14,7 +14,7 @@ import {
   runScrubbed,
   VERIFY_KEY_ENV,
 } from '../../src/cli/deployment-options.js'
-import { createScrubber } from '../../src/contracts/scrub.js'
+import { createScrubber } from '../../src/core/credentials.js'
 
 afterEach(() => {
   vi.restoreAllMocks()

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import { PROXY_HELP } from '../../src/cli/proxy.js'
-import { type CliProcess, runCli, spawnCli, waitForBaseUrl } from '../support/cli.js'
+import { type CliProcess, runCli, type ServingCli, startServing, stopCli } from '../support/cli.js'
 import { type RawResponse, rawRequest } from '../support/raw-http.js'
 
 // `animals-mock proxy` met as a process, at the edges test/cli/proxy.test.ts (in-process) and
@@ -45,17 +45,8 @@ async function target(): Promise<{ base: string; seen: Seen[] }> {
 // answer waits for the target: these requests keep their side open (send `Connection: close`).
 const requestLater = (origin: string, bytes: string): Promise<RawResponse> => rawRequest(origin, bytes, { halfClose: false })
 
-async function startProxy(args: readonly string[], cwd?: string): Promise<{ cli: CliProcess; base: string; origin: string }> {
-  const cli = spawnCli(['proxy', '--port', '0', ...args], {}, cwd === undefined ? {} : { cwd })
-  running.push(cli)
-  const base = await waitForBaseUrl(cli)
-  return { cli, base, origin: base.replace(/\/v1$/, '') }
-}
-
-async function stop(cli: CliProcess): Promise<number | string> {
-  cli.child.kill('SIGTERM')
-  return cli.exited
-}
+const startProxy = (args: readonly string[], cwd?: string): Promise<ServingCli> => startServing(['proxy', '--port', '0', ...args], running, cwd === undefined ? {} : { cwd })
+const stop = stopCli
 
 it('prints its help for proxy --help, exit code 0', async () => {
   const { code, stdout, stderr } = await runCli(['proxy', '--help'])

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest'
 import { defaultConsumerVersionSelectors, parseConsumerVersionSelectors } from '../../src/contracts/consumer-version-selectors.js'
 import { createRunId, isRunId, markName, runMarker } from '../../src/contracts/run-marker.js'
-import { createScrubber, REDACTED } from '../../src/contracts/scrub.js'
+import { createScrubber, REDACTED } from '../../src/core/credentials.js'
 
 it('scrubs every secret, as written and percent-encoded, the longest first, and skips empty ones', () => {
   const scrub = createScrubber(['key+1/=', 'key+1/=-longer', undefined, ''])

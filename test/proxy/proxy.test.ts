@@ -8,7 +8,7 @@ import { createFake } from '../../src/fake.js'
 import { type RunningServer, startServer } from '../../src/node/server.js'
 import { CONFORMANCE_CASES, CONFORMANCE_KEYS } from '../conformance/cases.js'
 import { createApiClient } from '../support/api-client.js'
-import { type CliProcess, spawnCli, waitForBaseUrl } from '../support/cli.js'
+import { type CliProcess, type ServingCli, spawnCli, startServing, stopCli, waitForBaseUrl } from '../support/cli.js'
 import { shippedPets } from '../support/fixtures.js'
 import { type Drift, startIndependentService } from '../support/independent-service/service.js'
 
@@ -18,17 +18,8 @@ afterEach(() => {
   for (const cli of running.splice(0)) cli.child.kill('SIGKILL')
 })
 
-async function startProxy(target: string, extra: readonly string[] = []): Promise<{ cli: CliProcess; base: string; origin: string }> {
-  const cli = spawnCli(['proxy', '--target', target, '--port', '0', '--quiet', ...extra])
-  running.push(cli)
-  const base = await waitForBaseUrl(cli)
-  return { cli, base, origin: base.replace(/\/v1$/, '') }
-}
-
-async function stop(cli: CliProcess): Promise<number | string> {
-  cli.child.kill('SIGTERM')
-  return cli.exited
-}
+const startProxy = (target: string, extra: readonly string[] = []): Promise<ServingCli> => startServing(['proxy', '--target', target, '--port', '0', '--quiet', ...extra], running)
+const stop = stopCli
 
 const violationsOf = async (origin: string): Promise<{ violations: number; entries: { violations: { aspect: string; reason: string }[] }[] }> =>
   (await fetch(`${origin}/__proxy/violations`)).json() as Promise<{ violations: number; entries: { violations: { aspect: string; reason: string }[] }[] }>

@@ -87,3 +87,23 @@ export async function runCli(
   const code = await cli.exited
   return { code, stdout: cli.stdout(), stderr: cli.stderr() }
 }
+
+/** A CLI process that serves: the process, its API base (with `/v1`) and its origin. */
+export type ServingCli = { readonly cli: CliProcess; readonly base: string; readonly origin: string }
+
+/**
+ * Spawns the CLI with `args` (`serve` or `proxy` with `--port 0`), adds it to `running` for the
+ * test file's afterEach to kill, and waits for the base URL it prints.
+ */
+export async function startServing(args: readonly string[], running: CliProcess[], options: CliOptions = {}): Promise<ServingCli> {
+  const cli = spawnCli(args, {}, options)
+  running.push(cli)
+  const base = await waitForBaseUrl(cli)
+  return { cli, base, origin: base.replace(/\/v1$/, '') }
+}
+
+/** Stops a CLI with SIGTERM, as a supervisor does; resolves with its exit code. */
+export async function stopCli(cli: CliProcess): Promise<number | string> {
+  cli.child.kill('SIGTERM')
+  return cli.exited
+}
