@@ -5,9 +5,9 @@
 import { Collection } from '@msw/data'
 import { factory, primaryKey } from '@mswjs/data'
 import { bench, describe } from 'vitest'
-import type { Pet } from '../src/core/pets.js'
-import { createStore } from '../src/core/store.js'
+import { createStore } from '../src/service/store.js'
 import { generatePets } from '../src/seed/generate-pets.js'
+import { type Pet } from '../src/spec/animals-service.js'
 
 const COUNT = 100_000
 const pets = generatePets({ seed: 1, count: COUNT })

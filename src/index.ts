@@ -1,3 +1,5 @@
+export { type Int64 } from './spec/animals-service.js'
+export { LIMIT, type NewPet, type Pet, PET_STATUSES, type PetStatus } from './spec/animals-service.js'
 /**
  * `animals-mock`: the fake animals service as plain data in, plain data out, with no transport.
  * Transports are the subpaths `animals-mock/node` and `animals-mock/msw`.
@@ -11,8 +13,6 @@ export {
   type PlainRequest,
   type PlainResponse,
   type Reply,
-} from './core/http.js'
-export { LIMIT, type NewPet, PET_STATUSES, type Pet, type PetStatus } from './core/pets.js'
-export { ERROR_STATUS, type ErrorCode } from './core/errors.js'
-export type { Int64 } from './core/int64.js'
-export { AnimalsApiError, type AnimalsClient, createAnimalsClient, isAnimalsApiError } from './contracts/client.js'
+} from './service/http.js'
+export { ERROR_STATUS, type ErrorCode } from './service/errors.js'
+export { AnimalsApiError, type AnimalsClient, createAnimalsClient, isAnimalsApiError } from './client/client.js'

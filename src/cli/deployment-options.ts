@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { createRunId, isRunId } from '../contracts/run-marker.js'
-import type { Scrubber } from '../core/credentials.js'
-import { isToken68 } from '../core/auth.js'
+import { createRunId, isRunId } from '../deployment/run-marker.js'
+import type { Scrubber } from '../service/credentials.js'
+import { isToken68 } from '../service/auth.js'
 import { CliError, isCliError } from './cli-error.js'
 
 /** The environment variable holding the key `verify` and `parity` send to the deployment. */

@@ -4,9 +4,9 @@ import {
   type ConsumerVersionSelector,
   defaultConsumerVersionSelectors,
   parseConsumerVersionSelectors,
-} from '../contracts/consumer-version-selectors.js'
+} from '../verify/consumer-version-selectors.js'
 import { PACT_PARTIES, pactFilePath } from '../contracts/pact-files.js'
-import type { BrokerOptions } from '../contracts/verifier-options.js'
+import type { BrokerOptions } from '../verify/options.js'
 import { CliError } from './cli-error.js'
 import { parseHttpUrl } from './deployment-options.js'
 

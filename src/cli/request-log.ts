@@ -1,5 +1,5 @@
-import { CONTROL_BASE } from '../core/control.js'
-import { ASSETS_BASE } from '../node/asset-file.js'
+import { CONTROL_BASE } from '../fake/control.js'
+import { ASSETS_BASE } from '../site/asset-file.js'
 import type { Exchange } from '../node/server.js'
 
 /** How `serve` prints each request: a readable line, one JSON object, or nothing. */

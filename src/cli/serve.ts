@@ -1,21 +1,23 @@
-import { CONTROL_BASE, createControl, type PactWritten } from '../core/control.js'
-import { createPactRecording, type PactRecording } from '../contracts/pact-recording.js'
-import { writePactFile } from '../node/pact-writer.js'
-import { API_BASE, createSite } from '../core/site.js'
+import { CONTROL_BASE, createControl, type PactWritten } from '../fake/control.js'
+import { createPactRecording, type PactRecording } from '../recording/pact-recording.js'
+import { writePactFile } from '../files/pact-writer.js'
+import { API_BASE, createSite } from '../site/site.js'
 import { readControlOpenApiText } from '../contracts/openapi-files.js'
 import { createFake } from '../fake.js'
-import { DEFAULT_FIXTURE, FixtureError, loadFixture } from '../node/fixtures.js'
-import { describeKeys } from '../node/describe-keys.js'
-import { createPages, PAGE_PATHS } from '../node/pages.js'
-import { createIdReservation, createStateWriter, prepareStateFile, readStateFile, StateFileError } from '../node/state-file.js'
-import { createHostPolicy } from '../core/site-guard.js'
-import { isToken68 } from '../core/auth.js'
-import { isFakeInputError } from '../core/errors.js'
+import { DEFAULT_FIXTURE, FixtureError, loadFixture } from '../files/fixtures.js'
+import { describeKeys } from '../site/describe-keys.js'
+import { createPages, PAGE_PATHS } from '../site/pages.js'
+import { createIdReservation, createStateWriter, prepareStateFile, readStateFile, StateFileError } from '../files/state-file.js'
+import { createHostPolicy } from '../site/site-guard.js'
+import { isToken68 } from '../service/auth.js'
+import { isFakeInputError } from '../service/errors.js'
 import { CliError } from './cli-error.js'
 import { parseOptions } from './parse-options.js'
 import { listenOrSay, stopSignal } from './stop-signal.js'
 import { runCommand, splitAtCommand, URL_ENV } from './wrapped-command.js'
 import { createBatchedWriter, createRequestLog, type LogFormat, useColour } from './request-log.js'
+import { DEFAULT_BUDGET_LIMITS } from '../service/budget.js'
+import { MAX_DELAY_MS } from '../fake/latency.js'
 
 /** The environment variable with accepted keys, comma-separated, added to any `--api-key`. */
 export const API_KEYS_ENV = 'ANIMALS_MOCK_API_KEYS'
@@ -23,8 +25,6 @@ export const API_KEYS_ENV = 'ANIMALS_MOCK_API_KEYS'
 /** The environment variable with the control token, used when `--control-token` is not given. */
 export const CONTROL_TOKEN_ENV = 'ANIMALS_MOCK_CONTROL_TOKEN'
 
-/** Protects the process: about 250 MB of animals. */
-export const DEFAULT_MAX_ANIMALS = 2_000_000
 
 export const SERVE_HELP = `Usage: animals-mock serve [options] [-- <command> [args]]
 
@@ -45,7 +45,7 @@ Options:
                       fixture on first use, so parallel jobs never meet
   --latency <ms|min-max>
                       hold every API answer back, e.g. 250 or 100-900
-  --max-animals <n>   refuse to store more animals, answering 507    (default ${DEFAULT_MAX_ANIMALS})
+  --max-animals <n>   refuse to store more animals, answering 507    (default ${DEFAULT_BUDGET_LIMITS.maxAnimals})
   --state-file <path> keep the animals in this file: loaded at start, written
                       atomically on shutdown and every --state-interval ms
   --state-interval <ms>
@@ -99,7 +99,7 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
     fixture: { type: 'string', default: DEFAULT_FIXTURE },
     isolate: { type: 'boolean', default: false },
     latency: { type: 'string' },
-    'max-animals': { type: 'string', default: String(DEFAULT_MAX_ANIMALS) },
+    'max-animals': { type: 'string', default: String(DEFAULT_BUDGET_LIMITS.maxAnimals) },
     'state-file': { type: 'string' },
     'state-interval': { type: 'string', default: '5000' },
     'store-idle-minutes': { type: 'string', default: '30' },
@@ -336,8 +336,8 @@ function parseLatencyOption(text: string): { ms: number } | { minMs: number; max
   const match = /^([0-9]{1,6})(?:-([0-9]{1,6}))?$/.exec(text)
   const [low, high] = [Number(match?.[1]), match?.[2] === undefined ? undefined : Number(match[2])]
   // Stryker disable next-line ConditionalExpression: with no range high is undefined, and undefined < low or > 300000 is false
-  if (match === null || low > 300_000 || (high !== undefined && (high < low || high > 300_000))) {
-    throw new CliError(`--latency must be milliseconds (250) or a range (100-900) up to 300000, not "${text}"`)
+  if (match === null || low > MAX_DELAY_MS || (high !== undefined && (high < low || high > MAX_DELAY_MS))) {
+    throw new CliError(`--latency must be milliseconds (250) or a range (100-900) up to ${MAX_DELAY_MS}, not "${text}"`)
   }
   return high === undefined ? { ms: low } : { minMs: low, maxMs: high }
 }

@@ -1,4 +1,4 @@
-import type { VerificationReport, VerifyProviderOptions } from '../contracts/verify-provider.js'
+import type { VerificationReport, VerifyProviderOptions } from '../verify/provider.js'
 
 /** What `verify` sends its worker over IPC: the key travels this way, never in argv or the environment. */
 export type WorkerRequest = { readonly options: VerifyProviderOptions }
@@ -28,7 +28,7 @@ process.on('uncaughtException', (error) => {
 })
 
 process.once('message', (message: WorkerRequest) => {
-  void import('../contracts/verify-provider.js')
+  void import('../verify/provider.js')
     .then(({ verifyProvider }) => verifyProvider(message.options))
     .then(
       (report) => reply({ ok: true, report }),

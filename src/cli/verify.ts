@@ -1,13 +1,13 @@
 import type { ParseArgsConfig } from 'node:util'
 import { parseOptions } from './parse-options.js'
-import { checkBroker, checkDeployment } from '../contracts/deployment-check.js'
-import { type DeprecationWarning, deprecationWarnings } from '../contracts/deprecation-warnings.js'
-import { fetchBrokerPacts, readLocalPacts } from '../contracts/pact-documents.js'
+import { checkBroker, checkDeployment } from '../deployment/deployment-check.js'
+import { type DeprecationWarning, deprecationWarnings } from '../verify/deprecation-warnings.js'
+import { fetchBrokerPacts, readLocalPacts } from '../verify/pact-documents.js'
 import { PACT_PARTIES } from '../contracts/pact-files.js'
-import { runMarker } from '../contracts/run-marker.js'
-import { createScrubber } from '../core/credentials.js'
-import { formatVerificationText, toVerificationJson, toVerificationJUnit } from '../contracts/verification-report.js'
-import type { VerificationReport } from '../contracts/verify-provider.js'
+import { runMarker } from '../deployment/run-marker.js'
+import { createScrubber } from '../service/credentials.js'
+import { formatVerificationText, toVerificationJson, toVerificationJUnit } from '../verify/report.js'
+import type { VerificationReport } from '../verify/provider.js'
 import { CliError } from './cli-error.js'
 import {
   BROKER_TOKEN_ENV,
@@ -22,7 +22,8 @@ import {
   VERIFY_KEY_ENV,
 } from './deployment-options.js'
 import { type PactSources, parsePactSources } from './pact-sources.js'
-import { publishingError, runVerifierProcess } from './verifier-process.js'
+import { publishingError, runVerifierProcess } from './verify-process.js'
+import { DEPRECATED_GET_PET } from '../spec/animals-service.js'
 
 /** The text of `animals-mock verify --help`. */
 export const VERIFY_HELP = `Usage: animals-mock verify --base-url <url> [options]
@@ -63,7 +64,7 @@ Options:
 
 Every interaction that calls GET /pets/{petId} gets a WARN line (and a warning in
 the JSON report, system-out in JUnit): that operation is deprecated and to be
-removed on 2030-12-05; GET /pets with the status filter replaces it. Warnings
+removed on ${DEPRECATED_GET_PET.removal}; GET /pets with the status filter replaces it. Warnings
 never change the exit code.
 
 Exit codes:

@@ -5,10 +5,7 @@ export {
   type AnimalsClientOptions,
   createAnimalsClient,
   type Deprecation,
-  type ErrorBody,
   isAnimalsApiError,
   type ListPetsQuery,
-  type NewPet,
-  type Pet,
-  type PetStatus,
-} from './client.js'
+} from '../client/client.js'
+export type { ErrorBody, Int64, NewPet, Pet, PetStatus } from '../spec/animals-service.js'

@@ -1,7 +1,7 @@
-import type { PetStatus } from '../core/pets.js'
 import type { AnimalsPage, ControlClient } from './control-client.js'
 import { byTestId, element, tableBody } from './dom.js'
 import { describeCounts, describePage } from './format.js'
+import { type PetStatus } from '../spec/animals-service.js'
 
 /** The animals of the chosen store, a page at a time, filtered by status. */
 export type StorePanel = { refresh(): Promise<void> }
@@ -81,6 +81,7 @@ export function createStorePanel(client: ControlClient, scope: StoreScope, onInp
   }
 }
 
+// The filter offers "any" and the page's statuses, which the server writes from the spec's.
 function statusOf(value: string): PetStatus | undefined {
-  return value === 'available' || value === 'pending' || value === 'sold' ? value : undefined
+  return value === '' ? undefined : (value as PetStatus)
 }

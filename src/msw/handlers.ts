@@ -1,8 +1,8 @@
 import { delay, http, HttpResponse, type HttpHandler } from 'msw'
-import { internalError } from '../core/errors.js'
-import { type Handler, isDropped, type PlainRequest, type Reply } from '../core/http.js'
+import { internalError } from '../service/errors.js'
+import { type Handler, isDropped, type PlainRequest, type Reply } from '../service/http.js'
 import { createFake, type Fake } from '../fake.js'
-import { type RecordPactOptions, recordingFor } from '../contracts/pact-recording.js'
+import { type RecordPactOptions, recordingFor } from '../recording/pact-recording.js'
 import { type ApiBase, resolveApiBase, toMatcher } from './base-url.js'
 
 /** Options of `createHandlers`. */

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { apiError, internalError, toErrorResponse } from '../core/errors.js'
-import { type Fields, type Handler, isDropped, type PlainRequest, type PlainResponse, type Reply } from '../core/http.js'
-import { MAX_BODY_BYTES } from '../core/json-body.js'
+import { apiError, internalError, toErrorResponse } from '../service/errors.js'
+import { type Fields, type Handler, isDropped, type PlainRequest, type PlainResponse, type Reply } from '../service/http.js'
+import { MAX_BODY_BYTES } from '../service/json-body.js'
 
 /** One request as a request log shows it: never the query, headers or body, which may carry credentials. */
 export type Exchange = {

@@ -1,7 +1,7 @@
 import { createServer, type Server, STATUS_CODES } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
-import { apiError, toErrorResponse } from '../core/errors.js'
-import type { Handler } from '../core/http.js'
+import { apiError, toErrorResponse } from '../service/errors.js'
+import type { Handler } from '../service/http.js'
 import { type BodyLimits, createRequestListener, DEFAULT_BODY_LIMITS, type Exchange } from './exchange.js'
 
 export { type BodyLimits, DEFAULT_BODY_LIMITS, type Exchange }

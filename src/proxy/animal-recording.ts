@@ -1,9 +1,9 @@
-import { operationOf } from '../contracts/answer-rules.js'
-import { createScrubber, type Scrubber } from '../core/credentials.js'
-import { parseFixtureRecords, toFixtureText } from '../core/fixture.js'
-import type { Pet } from '../core/pets.js'
+import { createScrubber, type Scrubber } from '../service/credentials.js'
+import { parseFixtureRecords, toFixtureText } from '../fake/fixture.js'
 import type { ProxiedExchange } from './proxy-api.js'
+import { type Pet } from '../spec/animals-service.js'
 
+import { operationOf } from '../spec/animals-service.js'
 /** Every animal seen in an answer, by id, latest wins: `proxy --record`. */
 export type AnimalRecording = {
   add(exchange: ProxiedExchange): void
@@ -38,7 +38,7 @@ export function createAnimalRecording(): AnimalRecording {
   return {
     add({ request, status, answer, credentials }) {
       if (status === null || status < 200 || status > 299 || request.method === 'HEAD') return
-      if (operationOf(request.method, request.path) === 'other') return
+      if (operationOf(request.method, request.path) === undefined) return
       let body: unknown
       try {
         body = JSON.parse(answer)

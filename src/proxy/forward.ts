@@ -2,7 +2,7 @@ import { Agent as HttpAgent, type IncomingMessage, request as httpRequest, type 
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import { promisify } from 'node:util'
 import { brotliDecompress, gunzip, inflate, inflateRaw, type ZlibOptions } from 'node:zlib'
-import { describeFetchError } from '../contracts/fetch-errors.js'
+import { describeFetchError } from '../client/fetch-errors.js'
 import type { ForwardAnswer, ForwardRequest } from './proxy-api.js'
 
 /** The largest answer the proxy reads by default, as sent or decoded: a list of 100 animals is about 10 KB. */

@@ -1,8 +1,9 @@
-import { type Credential, credentialOf, judgeAnswer, type JudgedRequest, type ObservedAnswer, operationOf, type Violation } from '../contracts/answer-rules.js'
-import { credentialsOf } from '../core/credentials.js'
-import { apiError, toErrorResponse } from '../core/errors.js'
-import { CORS_HEADERS, type Fields, type Handler, type PlainRequest, type PlainResponse } from '../core/http.js'
+import { type Credential, credentialOf, judgeAnswer, type JudgedRequest, type ObservedAnswer, type Violation } from '../rules/answer-rules.js'
+import { credentialsOf } from '../service/credentials.js'
+import { apiError, toErrorResponse } from '../service/errors.js'
+import { CORS_HEADERS, type Fields, type Handler, type PlainRequest, type PlainResponse } from '../service/http.js'
 
+import { operationOf } from '../spec/animals-service.js'
 /** What the proxy sends on: the request as the client sent it, below the target's base. */
 export type ForwardRequest = {
   readonly method: string

@@ -1,8 +1,8 @@
-import type { Violation } from '../contracts/answer-rules.js'
-import { createScrubber } from '../core/credentials.js'
-import { redactQuery } from '../core/journal.js'
+import type { Violation } from '../rules/answer-rules.js'
+import { createScrubber } from '../service/credentials.js'
 import type { ProxiedExchange } from './proxy-api.js'
 
+import { redactQuery } from '../service/credentials.js'
 /**
  * One exchange through the proxy as shown: no header, credential-like query values redacted, and no
  * credential the request carried anywhere (the reasons quote the answer scrubbed already).

@@ -14,7 +14,7 @@ import {
   runScrubbed,
   VERIFY_KEY_ENV,
 } from '../../src/cli/deployment-options.js'
-import { createScrubber } from '../../src/core/credentials.js'
+import { createScrubber } from '../../src/service/credentials.js'
 
 afterEach(() => {
   vi.restoreAllMocks()

@@ -3,11 +3,11 @@ import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
-import { parseFixture } from '../../src/core/fixture.js'
-import type { Pet } from '../../src/core/pets.js'
+import { parseFixture } from '../../src/fake/fixture.js'
 import { createApiClient, createControlClient } from '../support/api-client.js'
 import { type CliProcess, runCli, spawnCli, waitForBaseUrl } from '../support/cli.js'
 import { shippedPets } from '../support/fixtures.js'
+import { type Pet } from '../../src/spec/animals-service.js'
 
 const running: CliProcess[] = []
 afterEach(() => {

@@ -22,7 +22,7 @@ it('serves without loading Pact, which only verify pays for', async () => {
   expect(serve.stderr()).toContain('PACT NOT LOADED')
 
   // The probe sees Pact when it is loaded: the module verify's worker imports.
-  const verifier = fileURLToPath(new URL('../../dist/contracts/verify-provider.js', import.meta.url))
+  const verifier = fileURLToPath(new URL('../../dist/verify/provider.js', import.meta.url))
   const child = spawn(process.execPath, [`--import=${PROBE}`, verifier], { stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''
   child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text))

@@ -3,7 +3,8 @@ import { networkInterfaces, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it, vi } from 'vitest'
 import { isCliError } from '../../src/cli/cli-error.js'
-import { API_KEYS_ENV, CONTROL_TOKEN_ENV, DEFAULT_MAX_ANIMALS, SERVE_HELP, serve } from '../../src/cli/serve.js'
+import { API_KEYS_ENV, CONTROL_TOKEN_ENV, SERVE_HELP, serve } from '../../src/cli/serve.js'
+import { DEFAULT_BUDGET_LIMITS } from '../../src/service/budget.js'
 import { rawRequest } from '../support/raw-http.js'
 import { shippedPets } from '../support/fixtures.js'
 
@@ -88,10 +89,10 @@ it('shows every option with --help or -h, and starts nothing', async () => {
   for (const option of ['--port <n>', '--host <address>', '--api-key <key>', '--fixture <name|file>', '--isolate', '--latency', '--max-animals <n>', '--state-file <path>', '--state-interval', '--store-idle-minutes', '--no-control', '--record-pact <dir> --consumer <name>', '--no-prefer', '--control-token <t>', '--control-cors', '--allowed-host', '--log-format <f>', '--quiet', '-h, --help']) {
     expect(SERVE_HELP, option).toContain(option)
   }
-  expect(SERVE_HELP).toContain(`(default ${DEFAULT_MAX_ANIMALS})`)
+  expect(SERVE_HELP).toContain(`(default ${DEFAULT_BUDGET_LIMITS.maxAnimals})`)
   expect(SERVE_HELP).toContain('ANIMALS_MOCK_API_KEYS')
   expect(SERVE_HELP).toContain('ANIMALS_MOCK_CONTROL_TOKEN')
-  expect(DEFAULT_MAX_ANIMALS).toBe(2_000_000)
+  expect(DEFAULT_BUDGET_LIMITS.maxAnimals).toBe(2_000_000)
   expect([API_KEYS_ENV, CONTROL_TOKEN_ENV]).toEqual(['ANIMALS_MOCK_API_KEYS', 'ANIMALS_MOCK_CONTROL_TOKEN'])
 })
 

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { expect, it } from 'vitest'
-import { publishingError, runVerifierProcess } from '../../src/cli/verifier-process.js'
-import type { VerifyProviderOptions } from '../../src/contracts/verify-provider.js'
+import { publishingError, runVerifierProcess } from '../../src/cli/verify-process.js'
+import type { VerifyProviderOptions } from '../../src/verify/provider.js'
 import { strykerChild } from '../support/stryker-bridge.js'
 
 // Pact's verifier logs a refused publication and carries on; verify reads the reason from its log.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, it } from 'vitest'
 import { createFake, type Fake } from '../../src/fake.js'
-import { API_BASE, createSite } from '../../src/core/site.js'
+import { API_BASE, createSite } from '../../src/site/site.js'
 import { type RunningServer, startServer } from '../../src/node/server.js'
 import { createApiClient } from '../support/api-client.js'
 import { shippedPets } from '../support/fixtures.js'

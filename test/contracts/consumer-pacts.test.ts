@@ -3,16 +3,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { MatchersV3, PactV4 } from '@pact-foundation/pact'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import {
-  type AnimalsClient,
-  type AnimalsApiError,
-  createAnimalsClient,
-  isAnimalsApiError,
-  type NewPet,
-} from '../../src/contracts/client.js'
+import { type AnimalsClient, type AnimalsApiError, createAnimalsClient, isAnimalsApiError } from '../../src/client/client.js'
 import { normalisePact, PACT_PARTIES, pactFilePath } from '../../src/contracts/pact-files.js'
-import { PROVIDER_STATES } from '../../src/contracts/provider-states.js'
-import { API_KEY_PLACEHOLDER } from '../../src/contracts/verifier-options.js'
+import { PROVIDER_STATES } from '../../src/deployment/provider-states.js'
+import { API_KEY_PLACEHOLDER } from '../../src/verify/options.js'
+import { type NewPet } from '../../src/spec/animals-service.js'
 import {
   errorLike,
   INVALID_KEY,

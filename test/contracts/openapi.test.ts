@@ -2,8 +2,8 @@ import { Validator } from '@seriousme/openapi-schema-validator'
 import { Ajv } from 'ajv'
 import type { OpenAPIV3 } from 'openapi-types'
 import { expect, it } from 'vitest'
-import { LIMIT, PET_STATUSES } from '../../src/core/pets.js'
 import { OPENAPI_FILE, parseOpenApi, readOpenApiText } from '../../src/contracts/openapi.js'
+import { LIMIT, PET_STATUSES } from '../../src/spec/animals-service.js'
 
 const doc = parseOpenApi(readOpenApiText())
 const operation = (path: string, method: 'get' | 'post') => doc.paths[path]?.[method] as OpenAPIV3.OperationObject

@@ -4,11 +4,11 @@ import { join } from 'node:path'
 import { setupServer } from 'msw/node'
 import { getResponse } from 'msw'
 import { afterEach, expect, it, vi } from 'vitest'
-import type { Handler, PlainRequest, Reply } from '../../src/core/http.js'
+import type { Handler, PlainRequest, Reply } from '../../src/service/http.js'
 import { DEFAULT_PETS, createFake } from '../../src/fake.js'
 import { BaseUrlError } from '../../src/msw/base-url.js'
 import { createHandlers } from '../../src/msw/handlers.js'
-import { writePacts } from '../../src/node/pact-writer.js'
+import { writePacts } from '../../src/files/pact-writer.js'
 
 const AUTH = { authorization: 'Bearer test-key-1' }
 

@@ -1,12 +1,12 @@
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createSite } from '../../src/core/site.js'
-import type { Pet } from '../../src/core/pets.js'
+import { createSite } from '../../src/site/site.js'
 import { createFake } from '../../src/fake.js'
 import { createHandlers } from '../../src/msw/handlers.js'
-import { createPages } from '../../src/node/pages.js'
+import { createPages } from '../../src/site/pages.js'
 import { type RunningServer, startServer } from '../../src/node/server.js'
 import { createApiClient } from '../support/api-client.js'
+import { type Pet } from '../../src/spec/animals-service.js'
 
 const fake = createFake()
 const mswApi = createApiClient('http://animals.test/v1')

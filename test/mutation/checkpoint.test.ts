@@ -50,7 +50,7 @@ it('skips a last line cut off by a kill mid-write', () => {
   expect(report?.files['src/a.ts']?.mutants).toEqual([killed])
 })
 
-it('merges into the committed results, with killedBy and coveredBy read through the test titles', () => {
+it('merges into the kept results, with killedBy and coveredBy read through the test titles', () => {
   const committed = {
     schemaVersion: '1.0',
     files: { 'src/c.ts': { source: 'c', mutants: [{ id: '1', killedBy: ['0'], coveredBy: ['0'] }] } },

@@ -8,7 +8,7 @@ type Line =
 type TestFiles = NonNullable<IncrementalReport['testFiles']>
 
 /**
- * The results a stopped run had reached, as a report to merge into the committed one
+ * The results a stopped run had reached, as a report to merge into the kept one
  * (mergeIncremental), from the lines test/mutation/checkpoint-reporter.mjs wrote; undefined when
  * the run stopped before its dry run ended, as nothing was measured then.
  *

@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net'
 import { afterAll, expect, it } from 'vitest'
-import { API_BASE, createSite } from '../../src/core/site.js'
+import { API_BASE, createSite } from '../../src/site/site.js'
 import { createFake, type Fake } from '../../src/fake.js'
 import { type BodyLimits, type Exchange, type RunningServer, startServer } from '../../src/node/server.js'
 import { TEST_KEY } from '../support/api-client.js'

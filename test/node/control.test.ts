@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
-import { CONTROL_BASE, createControl } from '../../src/core/control.js'
-import { parseFixture } from '../../src/core/fixture.js'
-import type { Pet } from '../../src/core/pets.js'
-import { API_BASE, createSite } from '../../src/core/site.js'
+import { CONTROL_BASE, createControl } from '../../src/fake/control.js'
+import { parseFixture } from '../../src/fake/fixture.js'
+import { API_BASE, createSite } from '../../src/site/site.js'
 import { createFake, type Fake } from '../../src/fake.js'
 import { type RunningServer, startServer } from '../../src/node/server.js'
 import { createApiClient, createControlClient, TEST_KEY } from '../support/api-client.js'
 import { expectError } from '../support/expectations.js'
 import { shippedPets } from '../support/fixtures.js'
+import { type Pet } from '../../src/spec/animals-service.js'
 
 const pets = shippedPets('default')
 let fake: Fake

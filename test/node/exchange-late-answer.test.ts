@@ -1,7 +1,7 @@
 import { once } from 'node:events'
 import { connect, type Socket } from 'node:net'
 import { afterAll, expect, it } from 'vitest'
-import type { Handler, Reply } from '../../src/core/http.js'
+import type { Handler, Reply } from '../../src/service/http.js'
 import { type Exchange, type RunningServer, startServer } from '../../src/node/server.js'
 
 const servers: RunningServer[] = []

@@ -1,8 +1,8 @@
 import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createSite } from '../../src/core/site.js'
+import { createSite } from '../../src/site/site.js'
 import { createFake, type Fake } from '../../src/fake.js'
-import { createPages } from '../../src/node/pages.js'
+import { createPages } from '../../src/site/pages.js'
 import { type Exchange, type RunningServer, startServer } from '../../src/node/server.js'
 import { createApiClient, TEST_KEY } from '../support/api-client.js'
 

@@ -1,7 +1,7 @@
 import { Agent, request as httpRequest } from 'node:http'
 import { connect } from 'node:net'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { API_BASE, createSite } from '../../src/core/site.js'
+import { API_BASE, createSite } from '../../src/site/site.js'
 import { createFake, type Fake } from '../../src/fake.js'
 import { type RunningServer, startServer } from '../../src/node/server.js'
 import { createApiClient, TEST_KEY } from '../support/api-client.js'

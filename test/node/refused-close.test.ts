@@ -1,7 +1,7 @@
 import { once } from 'node:events'
 import { connect } from 'node:net'
 import { afterAll, expect, it } from 'vitest'
-import { createSite } from '../../src/core/site.js'
+import { createSite } from '../../src/site/site.js'
 import { createFake } from '../../src/fake.js'
 import { type RunningServer, startServer } from '../../src/node/server.js'
 import { TEST_KEY } from '../support/api-client.js'

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { CONTROL_BASE, createControl } from '../../src/core/control.js'
-import { jsonPage, createSite } from '../../src/core/site.js'
+import { CONTROL_BASE, createControl } from '../../src/fake/control.js'
+import { jsonPage, createSite } from '../../src/site/site.js'
 import { createFake, type Fake } from '../../src/fake.js'
 import { type RunningServer, startServer } from '../../src/node/server.js'
 import { createControlClient } from '../support/api-client.js'

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { CONTROL_BASE, createControl } from '../../src/core/control.js'
-import { API_BASE, createSite } from '../../src/core/site.js'
+import { CONTROL_BASE, createControl } from '../../src/fake/control.js'
+import { API_BASE, createSite } from '../../src/site/site.js'
 import { createFake } from '../../src/fake.js'
 import { type RunningServer, startServer } from '../../src/node/server.js'
 import { createApiClient, createControlClient, TEST_KEY } from '../support/api-client.js'

@@ -1,4 +1,4 @@
-import { type Handler, isDropped, type PlainRequest, type PlainResponse } from '../../src/core/http.js'
+import { type Handler, isDropped, type PlainRequest, type PlainResponse } from '../../src/service/http.js'
 import { PROVIDER_KEY } from './pact-verification.js'
 
 /** A fake that breaks one rule of the spec, and the interactions of the pact that must then fail. */

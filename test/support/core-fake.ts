@@ -1,5 +1,5 @@
-import { type Fake, type FakeOptions, createFakeService } from '../../src/core/fake-service.js'
-import { isDropped, type PlainRequest, type PlainResponse } from '../../src/core/http.js'
+import { type Fake, type FakeOptions, createFakeService } from '../../src/fake/fake-service.js'
+import { isDropped, type PlainRequest, type PlainResponse } from '../../src/service/http.js'
 import { createPetSource } from '../../src/seed/generate-pets.js'
 
 /** A fake with a manual clock and fixed randomness, for in-process tests of the core. */

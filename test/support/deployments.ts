@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Handler } from '../../src/core/http.js'
+import type { Handler } from '../../src/service/http.js'
 import { BROKEN_FAKES } from './broken-fakes.js'
 import { type CliProcess, spawnCli, waitForBaseUrl } from './cli.js'
 

@@ -1,5 +1,5 @@
 import { MatchersV3 } from '@pact-foundation/pact'
-import { API_KEY_PLACEHOLDER } from '../../src/contracts/verifier-options.js'
+import { API_KEY_PLACEHOLDER } from '../../src/verify/options.js'
 
 const { equal, integer, regex, string } = MatchersV3
 

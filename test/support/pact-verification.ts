@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process'
 import type { Readable } from 'node:stream'
-import type { VerificationReport, VerifyProviderOptions } from '../../src/contracts/verify-provider.js'
-import type { Handler, PlainRequest } from '../../src/core/http.js'
-import type { Pet } from '../../src/core/pets.js'
-import { API_BASE, createSite } from '../../src/core/site.js'
+import type { VerificationReport, VerifyProviderOptions } from '../../src/verify/provider.js'
+import type { Handler, PlainRequest } from '../../src/service/http.js'
+import { API_BASE, createSite } from '../../src/site/site.js'
 import { createFake, type Fake } from '../../src/fake.js'
-import { createPages } from '../../src/node/pages.js'
+import { createPages } from '../../src/site/pages.js'
 import { startServer } from '../../src/node/server.js'
+import type { Pet } from '../../src/spec/animals-service.js'
 import { strykerChild } from './stryker-bridge.js'
 
 /** The key the verified fakes accept; the pacts carry a placeholder in its place. */
@@ -57,7 +57,7 @@ const report = await verifyProvider(JSON.parse(process.env.VERIFY_OPTIONS))
 writeSync(3, JSON.stringify(report))
 `
 
-const VERIFY_MODULE = new URL('../../dist/contracts/verify-provider.js', import.meta.url).href
+const VERIFY_MODULE = new URL('../../dist/verify/provider.js', import.meta.url).href
 
 /**
  * Verifies the committed pact against `baseUrl` with the built `verifyProvider` (`npm test` builds

@@ -1,4 +1,4 @@
-import { createSite } from '../../src/core/site.js'
+import { createSite } from '../../src/site/site.js'
 import { createFake, type Fake } from '../../src/fake.js'
 import { type RunningServer, startServer } from '../../src/node/server.js'
 import { TEST_KEY } from './api-client.js'

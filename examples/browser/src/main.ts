@@ -1,12 +1,5 @@
 // An app of your own imports the client from 'animals-mock/contracts'.
-import {
-  type AnimalsClient,
-  createAnimalsClient,
-  isAnimalsApiError,
-  type NewPet,
-  type Pet,
-  type PetStatus,
-} from '../../../src/contracts/client.js'
+import { type AnimalsClient, createAnimalsClient, isAnimalsApiError, type NewPet, type Pet, type PetStatus } from '../../../src/contracts/index.js'
 import { startMocks } from './mocks.js'
 
 /** Looks up an element the page must have, by its `data-testid`. */

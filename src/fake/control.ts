@@ -1,0 +1,310 @@
+import { authenticate, constantTimeEqual, type KeyPolicy } from '../service/auth.js'
+import { type ApiError, apiError, FakeInputError, orThrow, toErrorResponse } from '../service/errors.js'
+import type { Controls, Fake, StoreControls } from './fake-service.js'
+import { joinFixture } from './fixture.js'
+import { parseForcedRule } from './forced.js'
+import { type Fields, fail, JSON_TYPE, ok, type PlainRequest, type PlainResponse, type Result } from '../service/http.js'
+import type { JournalFilter } from './journal.js'
+import { isJsonContentType, parseJsonBody } from '../service/json-body.js'
+import { parseLatency, toLatencySpec } from './latency.js'
+import { parseSeedRequest } from './seed-request.js'
+import { isPetStatus, type PetStatus } from '../spec/animals-service.js'
+import { type Int64 } from '../spec/animals-service.js'
+
+/** Where the control API lives: one reserved prefix outside `/v1`. */
+export const CONTROL_BASE = '/__control'
+
+/** The header that carries the control token, when one is set. */
+export const CONTROL_TOKEN_HEADER = 'x-control-token'
+
+/**
+ * The most body bytes each control request may carry, by what it needs: a rule or a setting is a
+ * few hundred bytes, and only a snapshot is large (see `snapshotBodyLimit`).
+ */
+export const CONTROL_BODY_LIMITS = { rule: 16 * 1024, small: 1024 } as const
+
+/**
+ * The largest snapshot body: the JSON text of as many animals as the fake may hold, at most
+ * 256 MiB (a string of that many characters is about as long as V8 makes; a larger state goes
+ * through --fixture or --state-file).
+ */
+export function snapshotBodyLimit(maxAnimals: number, maxTextChars: number): number {
+  return Math.min(256 * 1024 * 1024, maxTextChars * 3 + maxAnimals * 2 + 16)
+}
+
+// Control answers carry no CORS: only origins the user opts in get it, from the site.
+const CONTROL_JSON: Fields = Object.freeze({ 'content-type': JSON_TYPE })
+
+/** Options of `createControl`. */
+export type ControlOptions = {
+  readonly fake: Fake
+  /** When set, every control request must send it in `X-Control-Token`. */
+  readonly token?: string
+  /** The control API's own OpenAPI document (YAML), served at `/__control/openapi.yaml`. */
+  readonly document?: string
+  /** Writes the pact recorded so far (`serve --record-pact`); `POST /__control/pact` calls it. */
+  readonly writePact?: () => Promise<PactWritten>
+}
+
+/** What writing the recorded pact did: the file, its interactions, what was left out. */
+export type PactWritten = { readonly file: string; readonly interactions: number; readonly warnings: readonly string[] }
+
+/** The control API; requests arrive with paths below `/__control`. */
+export type Control = {
+  handle(request: PlainRequest): Promise<PlainResponse>
+  /** Refuses, before any body is read, a request without the token or key, or to no control at all. */
+  admit(request: PlainRequest): PlainResponse | undefined
+  /** The most body bytes the control at this method and path takes. */
+  bodyLimit(method: string, path: string): number
+}
+
+/**
+ * Which store a control request acts on. Without isolation: the one store. Under isolation: the
+ * store of the key in `Authorization`, or with no key every store (reset, journal, forced rules).
+ */
+type Scope = {
+  readonly fake: Fake
+  readonly controls: Controls
+  readonly store: StoreControls | undefined
+  readonly writePact?: (() => Promise<PactWritten>) | undefined
+}
+
+type Route = (request: PlainRequest, scope: Scope) => Promise<PlainResponse> | PlainResponse
+
+const ROUTES: Readonly<Record<string, Route>> = {
+  'GET /': (_request, scope) => summary(scope),
+  'POST /pact': async (_request, scope) => {
+    if (scope.writePact === undefined) {
+      return toErrorResponse(apiError('route_not_found', 'No pact is being recorded: start the fake with --record-pact <dir> --consumer <name>.'))
+    }
+    return json(200, await scope.writePact())
+  },
+  'POST /reset': (_request, scope) => {
+    scope.controls.reset()
+    return summary(scope)
+  },
+  'POST /seed': async (request, scope) => {
+    const store = storeOf(scope)
+    const input = readJson(request, 'an object such as {"count": 100, "seed": 7}')
+    const { count, ...seedOptions } = orThrow(parseSeedRequest(input))
+    const { added, firstId, lastId } = await store.seed(count, seedOptions)
+    return json(201, { added, firstId: idOf(firstId), lastId: idOf(lastId), animals: store.store.size })
+  },
+  'GET /snapshot': (_request, scope) => ({ status: 200, headers: CONTROL_JSON, body: joinFixture(storeOf(scope).store.texts()) }),
+  'PUT /snapshot': async (request, scope) => {
+    const store = storeOf(scope)
+    return json(200, { animals: await store.loadSnapshot(readJsonBytes(request, 'a JSON array of animals')) })
+  },
+  'GET /animals': (request, scope) => {
+    const { store } = storeOf(scope)
+    const query = orThrow(parsePageQuery(new URLSearchParams(request.search)))
+    const page = store.page(query.offset, query.limit, query.status)
+    const counts = store.counts()
+    const total = query.status === undefined ? store.size : counts[query.status]
+    const head = JSON.stringify({ total, offset: query.offset, limit: query.limit, counts })
+    // Animals keep their exact JSON (int64 past 2^53 included), so the body is assembled here.
+    return { status: 200, headers: CONTROL_JSON, body: `${head.slice(0, -1)},"animals":[${page.join(',')}]}` }
+  },
+  'GET /journal': (request, scope) => json(200, { entries: scope.controls.journal(orThrow(parseJournalFilter(new URLSearchParams(request.search)))) }),
+  'DELETE /journal': (_request, scope) => {
+    scope.controls.clearJournal()
+    return noContent()
+  },
+  'GET /stores': (_request, { fake }) =>
+    json(200, {
+      isolated: fake.isolated,
+      stores: fake.stores().map(({ label, store }) => ({ label, animals: store.size, counts: store.counts() })),
+    }),
+  'GET /forced': (_request, scope) => json(200, { rules: scope.controls.forcedRules() }),
+  'POST /forced': (request, scope) => {
+    const input = readJson(request, 'a forced rule such as {"status": 503, "times": 1}')
+    return json(201, scope.controls.force(orThrow(parseForcedRule(input))))
+  },
+  'DELETE /forced': (_request, scope) => {
+    scope.controls.unforce()
+    return noContent()
+  },
+  'GET /latency': (_request, { fake }) => json(200, fake.latency),
+  'PUT /latency': (request, { fake }) => {
+    const input = readJson(request, 'an object such as {"ms": 250} or {"minMs": 100, "maxMs": 900}')
+    fake.setLatency(toLatencySpec(orThrow(parseLatency(input))))
+    return json(200, fake.latency)
+  },
+}
+
+/**
+ * Creates the control API over a fake: reset, seed, snapshot export and import, the journal,
+ * forced responses and latency. Bad input is a 400 with the Error body.
+ */
+export function createControl(options: ControlOptions): Control {
+  const { fake, token } = options
+  const { maxAnimals, maxTextChars } = fake.budget.limits
+  const snapshotLimit = snapshotBodyLimit(maxAnimals, maxTextChars)
+
+  // With a control token, it is what lets a request in; without one, when the API needs a key,
+  // the control API needs one of those keys too.
+  function refuseCredential(request: PlainRequest): PlainResponse | undefined {
+    if (token !== undefined) {
+      // Stryker disable next-line StringLiteral: a missing header is refused whatever string stands in for it
+      if (constantTimeEqual(request.headers[CONTROL_TOKEN_HEADER] ?? '', token)) return undefined
+      return toErrorResponse(apiError('unauthorized', 'The control API needs the control token in X-Control-Token.'))
+    }
+    if (!needsKey(fake.keys)) return undefined
+    const auth = authenticate(request.headers.authorization, fake.keys)
+    return auth.ok ? undefined : toErrorResponse(apiError('unauthorized', 'The control API needs an API key the fake accepts: Authorization: Bearer <key>.', auth.error.headers))
+  }
+
+  function scopeOf(request: PlainRequest): Result<Scope, ApiError> {
+    const { writePact } = options
+    if (!fake.isolated) return ok({ fake, controls: fake, store: fake, writePact })
+    const label = new URLSearchParams(request.search).get('store')
+    if (label !== null) {
+      const store = fake.forLabel(label)
+      if (store === undefined) return fail(apiError('invalid_parameter', `No store is labelled '${label}'; see ${CONTROL_BASE}/stores.`))
+      return ok({ fake, controls: store, store, writePact })
+    }
+    if (request.headers.authorization === undefined) return ok({ fake, controls: fake, store: undefined, writePact })
+    const auth = authenticate(request.headers.authorization, fake.keys)
+    if (!auth.ok) return fail(auth.error)
+    const store = fake.forKey(auth.value)
+    return ok({ fake, controls: store, store, writePact })
+  }
+
+  async function route(request: PlainRequest, scope: Scope): Promise<PlainResponse> {
+    const path = request.path === '' ? '/' : request.path
+    if (path === '/openapi.yaml' && request.method === 'GET' && options.document !== undefined) {
+      return { status: 200, headers: { 'content-type': 'application/yaml; charset=utf-8' }, body: options.document }
+    }
+    const handler = ROUTES[`${request.method} ${path}`]
+    if (handler !== undefined) return handler(request, scope)
+    const ruleId = /^\/forced\/([0-9]{1,9})$/.exec(path)?.[1]
+    if (ruleId !== undefined && request.method === 'DELETE') {
+      if (scope.controls.unforce(Number(ruleId))) return noContent()
+      return toErrorResponse(apiError('rule_not_found', `No forced rule has id ${ruleId}; see GET ${CONTROL_BASE}/forced.`))
+    }
+    return noRoute(request.method, path) ?? toErrorResponse(apiError('route_not_found', `No control at ${CONTROL_BASE}${path}.`))
+  }
+
+  return {
+    admit(request) {
+      return refuseCredential(request) ?? noRoute(request.method, request.path === '' ? '/' : request.path)
+    },
+    bodyLimit(method, path) {
+      if (method === 'PUT' && path === '/snapshot') return snapshotLimit
+      if (method === 'POST' && path === '/forced') return CONTROL_BODY_LIMITS.rule
+      return CONTROL_BODY_LIMITS.small
+    },
+    async handle(request) {
+      const refused = refuseCredential(request)
+      if (refused !== undefined) return refused
+      const scope = scopeOf(request)
+      if (!scope.ok) return toErrorResponse(scope.error)
+      try {
+        return await route(request, scope.value)
+      } catch (error) {
+        // Stryker disable next-line ConditionalExpression: the routes throw FakeInputError only
+        if (error instanceof FakeInputError) return toErrorResponse(error.apiError)
+        throw error
+      }
+    },
+  }
+}
+
+function needsKey(keys: KeyPolicy): boolean {
+  return keys.kind === 'listed'
+}
+
+/** The 404 or 405 for a method and path with no control; `undefined` when there is one. */
+function noRoute(method: string, path: string): PlainResponse | undefined {
+  if (ROUTES[`${method} ${path}`] !== undefined) return undefined
+  if (path === '/openapi.yaml' && method === 'GET') return undefined
+  const isRule = /^\/forced\/[0-9]{1,9}$/.test(path)
+  if (isRule && method === 'DELETE') return undefined
+  const allowed = Object.keys(ROUTES)
+    .filter((key) => key.endsWith(` ${path}`))
+    .map((key) => key.split(' ')[0] as string) // a route key is "METHOD /path"
+  if (isRule) allowed.push('DELETE')
+  if (allowed.length === 0) return toErrorResponse(apiError('route_not_found', `No control at ${CONTROL_BASE}${path}.`))
+  const allow = allowed.join(', ')
+  return toErrorResponse(apiError('method_not_allowed', `${method} is not allowed here; use ${allow}.`, { allow }))
+}
+
+function storeOf(scope: Scope): StoreControls {
+  if (scope.store !== undefined) return scope.store
+  throw new FakeInputError(
+    apiError('store_not_named', 'Under isolation, name the store: send its key (Authorization: Bearer <key>) or its label (?store=<label>, see GET /__control/stores).'),
+  )
+}
+
+function summary(scope: Scope): PlainResponse {
+  const store = scope.store?.store
+  return json(200, {
+    animals: store?.size ?? null,
+    journal: scope.controls.journal().length,
+    forcedRules: scope.controls.forcedRules().length,
+  })
+}
+
+function readJson(request: PlainRequest, expected: string): unknown {
+  return orThrow(parseJsonBody(request, { limit: CONTROL_BODY_LIMITS.rule, expected }))
+}
+
+/** The body's bytes, checked as a JSON body is (present, a JSON content type) but not decoded or parsed. */
+function readJsonBytes(request: PlainRequest, expected: string): Uint8Array {
+  const { body } = request
+  if (body === undefined || body.byteLength === 0) throw new FakeInputError(apiError('missing_body', `A request body is required: ${expected}.`))
+  // Stryker disable next-line StringLiteral: a missing Content-Type is refused whatever string stands in for it
+  if (!isJsonContentType(request.headers['content-type'] ?? '')) {
+    throw new FakeInputError(apiError('unsupported_content_type', 'The body must be sent with Content-Type: application/json (UTF-8).'))
+  }
+  return body
+}
+
+const JOURNAL_NUMBERS = { status: [100, 599], since: [0, Number.MAX_SAFE_INTEGER], limit: [1, 100_000] } as const
+
+function parseJournalFilter(query: URLSearchParams): Result<JournalFilter, ApiError> {
+  const filter: Record<string, string | number> = {}
+  for (const [name, value] of query) {
+    if (name === 'store') continue // chose the scope already
+    if (name === 'method' || name === 'path' || name === 'tenant') filter[name] = value
+    else if (name === 'status' || name === 'since' || name === 'limit') {
+      const number = readWhole(name, value, JOURNAL_NUMBERS[name])
+      if (!number.ok) return number
+      filter[name] = number.value
+    } else {
+      return fail(apiError('invalid_parameter', `Unknown query parameter '${name}': use method, path, status, tenant, since or limit.`))
+    }
+  }
+  return ok(filter as JournalFilter)
+}
+
+type PageQuery = { readonly offset: number; readonly limit: number; readonly status?: PetStatus }
+
+function parsePageQuery(query: URLSearchParams): Result<PageQuery, ApiError> {
+  const offset = readWhole('offset', query.get('offset') ?? '0', [0, Number.MAX_SAFE_INTEGER])
+  if (!offset.ok) return offset
+  const limit = readWhole('limit', query.get('limit') ?? '20', [1, 1000])
+  if (!limit.ok) return limit
+  const status = query.get('status')
+  if (status === null) return ok({ offset: offset.value, limit: limit.value })
+  if (!isPetStatus(status)) return fail(apiError('invalid_parameter', "Query parameter 'status' must be one of available, pending, sold."))
+  return ok({ offset: offset.value, limit: limit.value, status })
+}
+
+function readWhole(name: string, text: string, [min, max]: readonly [number, number]): Result<number, ApiError> {
+  const number = /^[0-9]{1,16}$/.test(text) ? Number(text) : Number.NaN
+  if (number >= min && number <= max) return ok(number)
+  return fail(apiError('invalid_parameter', `Query parameter '${name}' must be a whole number from ${min} to ${max}.`))
+}
+
+function json(status: number, value: unknown): PlainResponse {
+  return { status, headers: CONTROL_JSON, body: JSON.stringify(value) }
+}
+
+function noContent(): PlainResponse {
+  return { status: 204, headers: {} }
+}
+
+function idOf(id: Int64 | null): string | number | null {
+  return typeof id === 'bigint' ? id.toString() : id
+}

@@ -1,0 +1,318 @@
+import { createApp } from './app.js'
+import { type Budget, budgetFull, createBudget } from '../service/budget.js'
+import { createKeyPolicy, type KeyPolicy } from '../service/auth.js'
+import { type ApiError, apiError, FakeInputError, orThrow } from '../service/errors.js'
+import { type ForcedRule, type ForcedRuleSpec, createForcedRules, parseForcedRule } from './forced.js'
+import { parseFixtureRecords } from './fixture.js'
+import { isDropped, type PlainRequest, type Reply } from '../service/http.js'
+import { createJournal, type JournalEntry, type JournalFilter } from './journal.js'
+import { type LatencySpec, NO_LATENCY, parseLatency, pickDelay, toLatencySpec } from './latency.js'
+import { parseSnapshotGradually } from './snapshot.js'
+import type { IdReservation, Store } from '../service/store.js'
+import { createTenants, type Tenant } from './tenants.js'
+import { type NewPet, type Pet, type PetStatus } from '../spec/animals-service.js'
+import { type Int64 } from '../spec/animals-service.js'
+
+/** Options of `seed`: the generator's seed (random when absent) and status weights. */
+export type SeedOptions = {
+  readonly seed?: number
+  readonly statusMix?: Readonly<Record<PetStatus | 'none', number>>
+}
+
+/**
+ * Makes a source of realistic new animals for a seed; the public `createFake` loads Faker only when
+ * first asked.
+ */
+export type AnimalGenerator = (options: { readonly seed: number } & SeedOptions) => Promise<() => NewPet>
+
+/** What `seed` added. */
+export type SeedResult = { readonly added: number; readonly firstId: Int64 | null; readonly lastId: Int64 | null }
+
+/** Options of a fake; `createFake` fills in the clock, randomness and generator. */
+export type FakeOptions = {
+  /** The animals the fake starts from and returns to on `reset()`. */
+  readonly pets?: readonly Pet[]
+  /** Accepted bearer keys; none means any non-empty token is accepted. */
+  readonly keys?: readonly string[]
+  /** The most animals every store together holds; creating past it answers 507 and nothing is evicted. */
+  readonly maxAnimals?: number
+  /** The most characters of animal text every store together holds (names are what makes it grow). */
+  readonly maxTextChars?: number
+  /** The most characters of list answers kept for reuse, every store together. */
+  readonly maxCacheChars?: number
+  /** Each bearer key gets its own store, created from `pets` on first use. */
+  readonly isolate?: boolean
+  /** The most isolated stores at once. */
+  readonly maxTenants?: number
+  /** An isolated store unused this long is dropped. */
+  readonly storeIdleMs?: number
+  /** Ids never to hand out again, kept by the node adapter with a state file; not with `isolate`. */
+  readonly ids?: IdReservation
+  /** How many requests the journal keeps. */
+  readonly journalSize?: number
+  /** Latency added to every API answer from the start. */
+  readonly latency?: LatencySpec
+  /**
+   * Whether a request's `Prefer: code=NNN` (Prism's header) picks its answer: an error status with
+   * the Error body, or the operation's success when it can be had. On unless false.
+   */
+  readonly prefer?: boolean
+}
+
+/** What the core cannot do for itself: the clock, randomness and Faker. */
+export type FakeEnvironment = {
+  readonly now: () => number
+  /** A number in [0, 1). */
+  readonly random: () => number
+  readonly generate: AnimalGenerator
+  /**
+   * Lets other work run (the next turn of the event loop): long seeds and snapshot loads pause
+   * between chunks, so the API keeps answering meanwhile.
+   */
+  readonly pause: () => Promise<void>
+}
+
+/** The controls every scope has: the whole fake, or one key's store under isolation. */
+export type Controls = {
+  /** Back to the fixture. */
+  reset(): void
+  /** Requests this scope answered, oldest first. */
+  journal(filter?: JournalFilter): JournalEntry[]
+  clearJournal(): void
+  /** Forces answers on this scope's requests; see `ForcedRuleSpec`. */
+  force(spec: ForcedRuleSpec): ForcedRule
+  forcedRules(): ForcedRule[]
+  /** Removes one rule, or every rule of this scope when no id is given; false for an unknown id. */
+  unforce(id?: number): boolean
+}
+
+/** The controls of one store: the shared one, or one key's under isolation. */
+export type StoreControls = Controls & {
+  /** The store itself (read it; change it through the API or these controls). */
+  readonly store: Store
+  /**
+   * Adds `count` generated animals, ids after the highest. Refused whole when they do not fit the
+   * budget or their ids cannot be reserved; a seed stopped part-way (the room taken meanwhile by the
+   * API's creations) keeps what it added and says so in its error.
+   */
+  seed(count: number, options?: SeedOptions): Promise<SeedResult>
+  /** Every animal, ascending id: loadable as a fixture. */
+  snapshot(): Pet[]
+  /** Replaces the animals with `pets` after checking every one; `reset()` still returns to the fixture. */
+  load(pets: readonly Pet[] | unknown): void
+  /**
+   * `load` from a snapshot's JSON (text, or UTF-8 bytes as a request body has it), read and checked
+   * a chunk at a time with pauses between, so that a large snapshot does not stop the API;
+   * resolves with how many animals the store then holds.
+   */
+  loadSnapshot(json: string | Uint8Array): Promise<number>
+}
+
+/**
+ * One fake service, shared by every transport it is handed to. Its controls cover every store;
+ * `store`, `seed`, `snapshot` and `load` act on the one shared store, so under isolation use `forKey`.
+ */
+export type Fake = StoreControls & {
+  /** The API with its controls: journal, forced responses, latency. */
+  handle(request: PlainRequest): Reply
+  readonly keys: KeyPolicy
+  readonly isolated: boolean
+  /** Every store back to the fixture, or to `pets` when given (they become the fixture). */
+  reset(pets?: readonly Pet[]): void
+  /** The controls of one key's store under isolation (created from the fixture on first use). */
+  forKey(key: string): StoreControls
+  /** The controls of a store in use, by the label the journal shows (`shared`, `tenant-2`). */
+  forLabel(label: string): StoreControls | undefined
+  /** Every store in use with its label: the shared one, or the isolated ones. */
+  stores(): { label: string; store: Store }[]
+  /** The room every store shares, and how much of it is used. */
+  readonly budget: Budget
+  /** The latency added to every API answer. */
+  readonly latency: LatencySpec
+  /** Sets latency for every API answer: `{ ms }` fixed, `{ minMs, maxMs }` random in range, `{}` none. */
+  setLatency(latency: LatencySpec): void
+  /**
+   * Calls `listener` with every API exchange as it is answered (a pact recorder listens so);
+   * returns the call that stops it. Preflights are not exchanges.
+   */
+  observe(listener: ExchangeListener): () => void
+}
+
+/** One request to the API and its reply, with whether a test chose the reply (forced, Prefer). */
+export type ObservedExchange = { readonly request: PlainRequest; readonly reply: Reply; readonly forced: boolean }
+export type ExchangeListener = (exchange: ObservedExchange) => void
+
+/**
+ * Creates a fake service from its options and environment.
+ * @example createFakeService({ pets }, { now: Date.now, random: Math.random, generate })
+ */
+export function createFakeService(options: FakeOptions, environment: FakeEnvironment): Fake {
+  const { now, random, generate, pause } = environment
+  const keys = createKeyPolicy(options.keys ?? [])
+  const isolate = options.isolate ?? false
+  const budget = createBudget({
+    ...(options.maxAnimals === undefined ? {} : { maxAnimals: options.maxAnimals }),
+    ...(options.maxTextChars === undefined ? {} : { maxTextChars: options.maxTextChars }),
+    ...(options.maxCacheChars === undefined ? {} : { maxCacheChars: options.maxCacheChars }),
+  })
+  const tenants = createTenants({
+    fixture: options.pets ?? [],
+    isolate,
+    budget,
+    now,
+    // Stryker disable ConditionalExpression: createTenants reads an option given as undefined as one not given
+    ...(options.maxTenants === undefined ? {} : { maxTenants: options.maxTenants }),
+    ...(options.storeIdleMs === undefined ? {} : { idleMs: options.storeIdleMs }),
+    ...(options.ids === undefined ? {} : { ids: options.ids }),
+    // Stryker restore ConditionalExpression
+  })
+  const forced = createForcedRules()
+  const journal = createJournal(options.journalSize)
+  let latency = options.latency === undefined ? NO_LATENCY : orThrow(parseLatency(options.latency))
+  const app = createApp({ keys, tenantFor: tenants.forToken, forced, prefer: options.prefer ?? true })
+  let listeners: readonly ExchangeListener[] = []
+
+  function controlsOf(tenant: () => Tenant, resetIt: () => void): StoreControls {
+    return {
+      get store() {
+        return tenant().store
+      },
+      reset: resetIt,
+      async seed(count, seedOptions = {}) {
+        const { store } = tenant()
+        if (!Number.isSafeInteger(count) || count < 0) {
+          throw new FakeInputError(apiError('invalid_body', 'The count must be a whole number.'))
+        }
+        if (budget.used.animals + count > budget.limits.maxAnimals) throw budgetFull(budget, count)
+        const seed = seedOptions.seed ?? Math.floor(random() * 2 ** 32)
+        const next = await generate({ ...seedOptions, seed })
+        const reserved = store.reserveIds(count)
+        if (!reserved.ok) throw new FakeInputError(reserved.error)
+        let firstId: Int64 | null = null
+        let lastId: Int64 | null = null
+        for (let added = 0; added < count; added++) {
+          // A chunk takes a few milliseconds; between chunks the API answers.
+          if (added > 0 && added % SEED_CHUNK === 0) await pause()
+          const result = store.create(next())
+          // What was added stays (creations of the API may sit between its ids): the answer says so.
+          if (!result.ok) throw new FakeInputError(added === 0 ? result.error : seedStopped(result.error, { added, count, firstId, lastId }))
+          lastId = result.value.pet.id
+          firstId ??= lastId
+        }
+        return { added: count, firstId, lastId }
+      },
+      snapshot: () => [...tenant().store.all()],
+      load(pets) {
+        tenant().store.replace(checkPets(pets))
+      },
+      async loadSnapshot(json) {
+        const bytes = typeof json === 'string' ? new TextEncoder().encode(json) : json
+        const pets = await parseSnapshotGradually(bytes, { pause, maxAnimals: budget.limits.maxAnimals })
+        if (!pets.ok) throw new FakeInputError(apiError('invalid_body', `The snapshot is not valid: ${pets.error}.`))
+        const store = tenant().store
+        await store.replaceGradually(pets.value, pause)
+        return store.size
+      },
+      journal: (filter = {}) => journal.entries({ ...filter, tenant: tenant().label }),
+      clearJournal: () => journal.clear(tenant().label),
+      force: (spec) => forced.add(checkRule(spec), tenant().label),
+      forcedRules: () => forced.list(tenant().label),
+      unforce: (id) => (id === undefined ? (forced.clear(tenant().label), true) : forced.remove(id)),
+    }
+  }
+
+  // Under isolation there is no shared store: its store controls point the caller to forKey.
+  const sharedTenant = (): Tenant => {
+    if (isolate) throw new FakeInputError(apiError('invalid_body', 'Under isolation each key has its own store: use forKey(key).'))
+    return tenants.shared
+  }
+  // Stryker disable next-line ArrowFunction: the fake's own reset below, which takes pets, stands in for this one
+  const shared = controlsOf(sharedTenant, () => tenants.reset())
+
+  return {
+    get store() {
+      return shared.store
+    },
+    seed: shared.seed,
+    snapshot: shared.snapshot,
+    load: shared.load,
+    loadSnapshot: shared.loadSnapshot,
+    keys,
+    isolated: isolate,
+    handle(request) {
+      const receivedAt = now()
+      const exchange = app.handle(request)
+      if (request.method === 'OPTIONS') return exchange.reply
+      const added = pickDelay(latency, random)
+      const reply = added === 0 ? exchange.reply : { ...exchange.reply, delayMs: (exchange.reply.delayMs ?? 0) + added }
+      journal.record({
+        request,
+        receivedAt,
+        tenant: exchange.tenant?.label ?? null,
+        status: isDropped(reply) ? null : reply.status,
+        forced: exchange.forced,
+        delayMs: reply.delayMs ?? 0,
+      })
+      for (const listener of listeners) listener({ request, reply, forced: exchange.forced })
+      return reply
+    },
+    observe(listener) {
+      listeners = [...listeners, listener]
+      return () => {
+        listeners = listeners.filter((other) => other !== listener)
+      }
+    },
+    reset: (pets?: readonly Pet[]) => tenants.reset(pets === undefined ? undefined : checkPets(pets)),
+    forKey(key) {
+      const tenant = (): Tenant => orThrow(tenants.forToken(key))
+      return controlsOf(tenant, () => tenants.resetToken(key))
+    },
+    forLabel(label) {
+      if (tenants.byLabel(label) === undefined) return undefined
+      const tenant = (): Tenant => {
+        const found = tenants.byLabel(label)
+        if (found === undefined) throw new FakeInputError(apiError('invalid_parameter', `No store is labelled ${label} any more.`))
+        return found
+      }
+      return controlsOf(tenant, () => tenant().store.reset())
+    },
+    stores: () => tenants.all().map(({ label, store }) => ({ label, store })),
+    budget,
+    journal: (filter) => journal.entries(filter),
+    clearJournal: () => journal.clear(),
+    force: (spec) => forced.add(checkRule(spec), null),
+    forcedRules: () => forced.list(),
+    unforce: (id) => (id === undefined ? (forced.clear(), true) : forced.remove(id)),
+    get latency() {
+      return toLatencySpec(latency)
+    },
+    setLatency(next) {
+      latency = orThrow(parseLatency(next))
+    },
+  }
+}
+
+/** Animals a seed makes between pauses: a few milliseconds of work. */
+const SEED_CHUNK = 2000
+
+function checkRule(spec: ForcedRuleSpec): ForcedRuleSpec {
+  return orThrow(parseForcedRule(spec))
+}
+
+function checkPets(pets: unknown): Pet[] {
+  const checked = parseFixtureRecords(pets)
+  if (!checked.ok) throw new FakeInputError(apiError('invalid_body', checked.error))
+  return checked.value
+}
+
+/** A seed's error once some of its animals are stored: which, and why the rest are not. */
+function seedStopped(
+  refusal: ApiError,
+  seeded: { readonly added: number; readonly count: number; readonly firstId: Int64 | null; readonly lastId: Int64 | null },
+): ApiError {
+  const { added, count, firstId, lastId } = seeded
+  return apiError(
+    refusal.code,
+    `The seed stopped after ${added} of ${count} animals, which stay stored (ids ${firstId} to ${lastId}); the next was refused: ${refusal.message}`,
+  )
+}

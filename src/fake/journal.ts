@@ -1,0 +1,242 @@
+import type { Fields, PlainRequest } from '../service/http.js'
+import { CREDENTIAL_HEADER, REDACTED, redactQuery } from '../service/credentials.js'
+
+/** One request the API received, as the journal shows it: credentials are never in it. */
+export type JournalEntry = {
+  /** Increases by one with each request; `since` filters on it. */
+  readonly seq: number
+  /** ISO 8601 time of arrival. */
+  readonly time: string
+  /** Which store answered: `shared`, or under isolation `tenant-<n>` (never the key itself). */
+  readonly tenant: string | null
+  readonly method: string
+  /** The path as the client sent it, base included, e.g. `/v1/pets/7`. */
+  readonly path: string
+  /** The query string without `?`, credential-like parameters redacted. */
+  readonly query: string
+  /** `null` when the connection was dropped on purpose. */
+  readonly status: number | null
+  /** Set when a forced response answered instead of the API. */
+  readonly forced: boolean
+  /** How long the answer was held back (latency setting or forced delay). */
+  readonly delayMs: number
+  /** Request headers, lower-case, credentials redacted. */
+  readonly headers: Fields
+  /** The body as text, cut at `BODY_LIMIT` characters; absent when there was none. */
+  readonly body?: string
+}
+
+/** Which entries to read. */
+export type JournalFilter = {
+  readonly method?: string
+  /** Matches the path with or without the base, e.g. `/pets` or `/v1/pets`. */
+  readonly path?: string
+  readonly status?: number
+  readonly tenant?: string
+  /** Only entries with a greater `seq`. */
+  readonly since?: number
+  /** The most recent this many, oldest first; all by default. */
+  readonly limit?: number
+}
+
+/** What the fake hands the journal for each request; redaction happens when it is read. */
+export type JournalRecord = {
+  readonly request: PlainRequest
+  readonly receivedAt: number
+  readonly tenant: string | null
+  readonly status: number | null
+  readonly forced: boolean
+  readonly delayMs: number
+}
+
+/** The request journal: the last `capacity` requests, oldest first. */
+export type Journal = {
+  readonly capacity: number
+  record(record: JournalRecord): void
+  entries(filter?: JournalFilter): JournalEntry[]
+  /** Forgets every entry, or those of one store. */
+  clear(tenant?: string | null): void
+}
+
+/** Bodies are kept up to this many bytes: enough to assert what an app sent. */
+export const BODY_LIMIT = 4096
+
+
+// What is kept per request: references and primitives only, in one fixed shape, so that recording
+// costs next to nothing on the hot path; everything shown is derived when entries are read.
+type Stored = {
+  readonly seq: number
+  readonly receivedAt: number
+  readonly tenant: string | null
+  readonly method: string
+  readonly basePath: string
+  readonly path: string
+  readonly search: string
+  readonly status: number | null
+  readonly forced: boolean
+  readonly delayMs: number
+  readonly headers: Fields
+  readonly body: Uint8Array | undefined
+}
+
+/**
+ * Creates a journal holding the last `capacity` requests. Recording stores references and copies
+ * at most `BODY_LIMIT` bytes; headers and query are redacted only when entries are read.
+ */
+export function createJournal(capacity = 1000): Journal {
+  let ring: Stored[] = []
+  let next = 0
+  let seq = 0
+  const decoder = new TextDecoder()
+  // A busy fake records thousands of requests between two garbage collections, and each request
+  // comes with its own copies of a path, a query and headers that are mostly the same as a moment
+  // ago. Kept as they come, every one would be copied and promoted by the collector, which costs
+  // more than answering the request; kept as the equal value seen just before, they die young.
+  const paths = createRecentValues<string>(sameValue)
+  const searches = createRecentValues<string>(sameValue)
+  const headerSets = createRecentValues<Fields>(sameFields)
+  const bodies = createRecentValues<Uint8Array>(sameBytes)
+  return {
+    capacity,
+    record({ request, receivedAt, tenant, status, forced, delayMs }) {
+      seq += 1
+      const { body } = request
+      const stored: Stored = {
+        seq,
+        receivedAt,
+        tenant,
+        method: request.method,
+        basePath: request.basePath,
+        path: paths.intern(request.path),
+        search: searches.intern(request.search),
+        status,
+        forced,
+        delayMs,
+        headers: headerSets.intern(request.headers),
+        body: body === undefined ? undefined : bodies.intern(body.subarray(0, BODY_LIMIT), copyBytes),
+      }
+      // Filling up, entries are pushed in order; once full, `next` is the oldest, overwritten next.
+      // Stryker disable next-line ConditionalExpression: while filling, next is ring.length, so setting ring[next] is a push
+      if (ring.length < capacity) ring.push(stored)
+      else {
+        ring[next] = stored
+        next = (next + 1) % capacity
+      }
+    },
+    entries(filter = {}) {
+      const matching = chronological().filter((entry) => matches(entry, filter))
+      // Stryker disable next-line ConditionalExpression: slice(-undefined) is slice(0), the whole list
+      const limited = filter.limit === undefined ? matching : matching.slice(-filter.limit)
+      return limited.map((entry) => toEntry(entry, decoder))
+    },
+    clear(tenant) {
+      ring = tenant === undefined ? [] : chronological().filter((entry) => entry.tenant !== tenant)
+      next = 0
+    },
+  }
+
+  function chronological(): Stored[] {
+    // Stryker disable next-line ConditionalExpression: rotated by 0, the ring is the same list
+    return next === 0 ? ring : [...ring.slice(next), ...ring.slice(0, next)]
+  }
+}
+
+// Stryker disable all: interning saves memory only. A lookup or comparator that wrongly says
+// "different" keeps a copy, which no answer shows; one that wrongly says "same" shows in the
+// journal's tests, but a directive cannot tell the two kinds apart on a line.
+/** How many distinct recent values each kind of field remembers. */
+const RECENT_VALUES = 8
+
+type RecentValues<T> = {
+  /** The remembered value equal to `value`, or `value` itself (made by `keep` when given), now remembered. */
+  intern(value: T, keep?: (value: T) => T): T
+}
+
+function createRecentValues<T>(same: (a: T, b: T) => boolean): RecentValues<T> {
+  const recent: T[] = []
+  let oldest = 0
+  return {
+    intern(value, keep) {
+      for (let i = 0; i < recent.length; i++) {
+        const seen = recent[i] as T
+        if (same(seen, value)) return seen
+      }
+      const kept = keep === undefined ? value : keep(value)
+      if (recent.length < RECENT_VALUES) recent.push(kept)
+      else {
+        recent[oldest] = kept
+        oldest = (oldest + 1) % RECENT_VALUES
+      }
+      return kept
+    },
+  }
+}
+
+function sameValue(a: string, b: string): boolean {
+  return a === b
+}
+
+function sameFields(a: Fields, b: Fields): boolean {
+  if (a === b) return true
+  let names = 0
+  for (const name in a) {
+    if (a[name] !== b[name]) return false
+    names += 1
+  }
+  for (const _ in b) names -= 1
+  return names === 0
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+// Stryker restore all
+
+// The request's body belongs to the transport, which may reuse its memory (and Node's Buffer,
+// whose slice() is a view of a shared 8 KiB slab, would keep the whole slab alive).
+function copyBytes(bytes: Uint8Array): Uint8Array {
+  return new Uint8Array(bytes)
+}
+
+function matches(entry: Stored, filter: JournalFilter): boolean {
+  if (filter.method !== undefined && entry.method !== filter.method.toUpperCase()) return false
+  if (filter.status !== undefined && entry.status !== filter.status) return false
+  if (filter.tenant !== undefined && entry.tenant !== filter.tenant) return false
+  // Stryker disable next-line ConditionalExpression: seq <= undefined is false
+  if (filter.since !== undefined && entry.seq <= filter.since) return false
+  if (filter.path !== undefined && entry.path !== filter.path && `${entry.basePath}${entry.path}` !== filter.path) return false
+  return true
+}
+
+function toEntry(entry: Stored, decoder: TextDecoder): JournalEntry {
+  const headers: Record<string, string> = {}
+  for (const [name, value] of Object.entries(entry.headers)) {
+    const secret = CREDENTIAL_HEADER.test(name)
+    headers[name] = secret ? redactSecret(name, value) : value
+  }
+  const shown: JournalEntry = {
+    seq: entry.seq,
+    time: new Date(entry.receivedAt).toISOString(),
+    tenant: entry.tenant,
+    method: entry.method,
+    path: `${entry.basePath}${entry.path}`,
+    query: redactQuery(entry.search),
+    status: entry.status,
+    forced: entry.forced,
+    delayMs: entry.delayMs,
+    headers,
+  }
+  return entry.body === undefined ? shown : { ...shown, body: decoder.decode(entry.body) }
+}
+
+/**
+ * Redacts a credential header's value. Authorization and Proxy-Authorization keep their auth scheme
+ * (`Bearer`), so a test can still see which kind of credential was sent.
+ */
+function redactSecret(name: string, value: string): string {
+  if (name !== 'authorization' && name !== 'proxy-authorization') return REDACTED
+  const scheme = /^[A-Za-z][A-Za-z0-9-]{0,19} /.exec(value)?.[0]
+  return scheme === undefined ? REDACTED : `${scheme}${REDACTED}`
+}

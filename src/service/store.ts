@@ -1,0 +1,374 @@
+import { type Budget, budgetFull, createBudget } from './budget.js'
+import { type ApiError, apiError } from './errors.js'
+import { fail, ok, type Result } from './http.js'
+import { compareInt64, nextInt64, toInt64 } from './int64.js'
+import { parseJsonNumber } from './json-body.js'
+import { toPetJson } from './pets.js'
+import { parse } from 'lossless-json'
+import { type NewPet, type Pet, PET_STATUSES, type PetStatus } from '../spec/animals-service.js'
+import { type Int64 } from '../spec/animals-service.js'
+
+/** A created animal and its JSON text, as `create` hands them back. */
+export type Created = { readonly pet: Pet; readonly json: string }
+
+/**
+ * Animals prepared for a store: sorted by id and serialised once. Stores made from the same set
+ * (isolated stores, resets) share its JSON texts instead of serialising the animals again.
+ */
+export type AnimalSet = {
+  readonly ids: readonly Int64[]
+  readonly texts: readonly string[]
+  readonly statuses: readonly (PetStatus | undefined)[]
+}
+
+/** Options of `createStore`. */
+export type StoreOptions = {
+  /** The animals to start from; `reset()` returns to them. */
+  readonly initial?: readonly Pet[] | AnimalSet
+  /**
+   * The room this store shares with the fake's other stores; creating past it answers 507 and
+   * stores nothing, and nothing is ever evicted. Unlimited unless given.
+   */
+  readonly budget?: Budget
+  /** Ids handed out before (another process, before a crash) that must never be handed out again. */
+  readonly ids?: IdReservation
+}
+
+/**
+ * What keeps ids from being reused across restarts: the lowest id that may still be handed out,
+ * and a hook told of every id before it is handed out, which makes it durable first (the node
+ * adapter writes a reservation file ahead of use).
+ */
+export type IdReservation = {
+  /** No id below this is handed out, not even after a reset. */
+  readonly floor: Int64
+  /** Called with each id before it is handed out; throws when it cannot be made durable. */
+  use(id: Int64): void
+}
+
+/**
+ * The in-memory animals: lookups by id in O(1), listings in O(limit), ids in ascending order. Each
+ * animal is kept as its JSON text only (about 110 bytes with its indexes), since that is what every
+ * answer sends; `all()` reads the texts back when animals are wanted as objects.
+ */
+export type Store = {
+  readonly size: number
+  /** Grows with every change: a writer compares it to know whether there is anything new. */
+  readonly revision: number
+  /** The JSON text of the animal with this id. */
+  get(id: Int64): string | undefined
+  /** The JSON texts of the first `limit` animals in ascending id order, only those with `status` when given. */
+  list(limit: number, status?: PetStatus): readonly string[]
+  /** `list` as a JSON array, built once per change of the store and query: reads far outnumber writes. */
+  listJson(limit: number, status?: PetStatus): string
+  /** Like `list`, from the `offset`-th animal on: a page of the dashboard. */
+  page(offset: number, limit: number, status?: PetStatus): readonly string[]
+  /** How many animals have each status, and how many have none. */
+  counts(): Readonly<Record<PetStatus | 'none', number>>
+  create(newPet: NewPet): Result<Created, ApiError>
+  /**
+   * Makes the next `count` ids durable at once, before any is handed out: a seed reserves its ids
+   * in one write, so a full disk refuses it whole rather than half-way.
+   */
+  reserveIds(count: number): Result<void, ApiError>
+  /**
+   * Replaces every animal; ids continue after the highest of `pets`. Throws on duplicate ids, and
+   * a `FakeInputError` (507) when they do not fit the budget, keeping the animals it had.
+   */
+  replace(pets: readonly Pet[] | AnimalSet): void
+  /**
+   * `replace`, with the animals sorted and serialised a chunk at a time and `pause` between chunks,
+   * so that a million animals do not hold the event loop; the store changes at the end, at once.
+   */
+  replaceGradually(pets: readonly Pet[], pause: () => Promise<void>): Promise<void>
+  /** Returns to the initial animals. */
+  reset(): void
+  /** Gives all its room back to the budget: the store is no longer used. */
+  release(): void
+  /** Every animal's JSON text in ascending id order: a snapshot without parsing anything. */
+  texts(): readonly string[]
+  /** Every animal in ascending id order, read back from the JSON texts. */
+  all(): Pet[]
+}
+
+/** Sorts and serialises animals once, refusing duplicate ids. */
+export function prepareAnimals(pets: readonly Pet[]): AnimalSet {
+  const sorted = [...pets].sort((a, b) => compareInt64(a.id, b.id))
+  const ids: Int64[] = []
+  const texts: string[] = []
+  const statuses: (PetStatus | undefined)[] = []
+  for (const pet of sorted) {
+    if (ids.length > 0 && compareInt64(ids[ids.length - 1] ?? 0, pet.id) === 0) throw new Error(`duplicate id ${pet.id}`)
+    ids.push(pet.id)
+    texts.push(toPetJson(pet))
+    statuses.push(pet.status)
+  }
+  return { ids, texts, statuses }
+}
+
+/**
+ * Creates a store. Ids are assigned from a counter that starts after the highest stored id and
+ * only grows, so every new animal sorts last and the ordered lists stay sorted by appending.
+ * @example createStore({ initial: [{ id: 1, name: 'Rex', categoryId: 2 }] }).get(1) // '{"id":1,...}'
+ */
+export function createStore(options: StoreOptions = {}): Store {
+  const initial = toAnimalSet(options.initial ?? [])
+  const budget = options.budget ?? createBudget({ maxAnimals: Number.POSITIVE_INFINITY, maxTextChars: Number.POSITIVE_INFINITY })
+  // The characters of texts this store made itself (created, loaded): the initial set's are shared.
+  let ownChars = 0
+  let index = emptyIndex()
+  let nextId: Int64 | undefined = 1
+  let revision = 0
+  // At most 4 filters x 100 limits entries; emptied whenever the store changes. Keyed by a number
+  // made of the two, which costs no string per request.
+  const listCache = new Map<number, string>()
+  // Stryker disable next-line UnaryOperator: the cache is empty until the first list answer, which sets the revision it holds
+  let cachedRevision = -1
+  let cacheChars = 0
+
+  function clearCache(): void {
+    listCache.clear()
+    budget.giveCache(cacheChars)
+    cacheChars = 0
+  }
+
+  function get(id: Int64): string | undefined {
+    const { denseFrom } = index
+    if (denseFrom === undefined) return index.byId.get(id)
+    return typeof id === 'number' ? index.ordered[id - denseFrom] : undefined
+  }
+
+  // Takes the budget for the new animals (giving back the old), then puts the index in place.
+  function swapIn(next: Index, set: AnimalSet, chars: number): void {
+    budget.give(index.ordered.length, ownChars)
+    if (!budget.take(set.ids.length, chars)) {
+      budget.take(index.ordered.length, ownChars) // what it held is still there
+      throw budgetFull(budget, set.ids.length - index.ordered.length)
+    }
+    ownChars = chars
+    revision += 1
+    index = next
+    const last = set.ids.at(-1)
+    nextId = last === undefined || compareInt64(last, 1) < 0 ? 1 : nextInt64(last)
+    const floor = options.ids?.floor
+    // Stryker disable next-line EqualityOperator: at equality, nextId is set to the same id
+    if (floor !== undefined && nextId !== undefined && compareInt64(nextId, floor) < 0) nextId = floor
+  }
+
+  function replace(pets: readonly Pet[] | AnimalSet): void {
+    const set = toAnimalSet(pets)
+    const next = emptyIndex()
+    // Stryker disable next-line StringLiteral: every id has its text; the default only satisfies the type
+    set.ids.forEach((id, i) => addToIndex(next, id, set.texts[i] ?? '', set.statuses[i]))
+    swapIn(next, set, set === initial ? 0 : textLength(set.texts))
+  }
+
+  replace(initial)
+
+  return {
+    get size() {
+      return index.ordered.length
+    },
+    get revision() {
+      return revision
+    },
+    get,
+    list: (limit, status) => (status === undefined ? index.ordered : index.byStatus[status]).slice(0, limit),
+    listJson(limit, status) {
+      if (cachedRevision !== revision) {
+        clearCache()
+        cachedRevision = revision
+      }
+      const texts = status === undefined ? index.ordered : index.byStatus[status]
+      // Only a whole limit below 2^32 makes an exact key; the API's are 1 to 100.
+      if (limit >>> 0 !== limit) return jsonArray(texts, limit)
+      // Stryker disable next-line ArithmeticOperator: a cache key: 4·limit − slot never collides either
+      const key = limit * 4 + (status === undefined ? 0 : STATUS_SLOT[status])
+      let json = listCache.get(key)
+      // Stryker disable next-line ConditionalExpression: a cache; a list built again is the same text
+      if (json === undefined) {
+        json = jsonArray(texts, limit)
+        // Kept only while the fake's cache budget has room: past it, lists are built per request.
+        if (budget.takeCache(json.length)) {
+          listCache.set(key, json)
+          cacheChars += json.length
+        }
+      }
+      return json
+    },
+    page: (offset, limit, status) => (status === undefined ? index.ordered : index.byStatus[status]).slice(offset, offset + limit),
+    counts() {
+      const { byStatus } = index
+      const [available, pending, sold] = [byStatus.available.length, byStatus.pending.length, byStatus.sold.length]
+      return { available, pending, sold, none: index.ordered.length - available - pending - sold }
+    },
+    create(newPet) {
+      if (nextId === undefined) return fail(apiError('store_full', 'No 64-bit ids are left to assign.'))
+      const pet: Pet = Object.freeze({ id: nextId, ...newPet })
+      const json = toPetJson(pet)
+      if (!budget.take(1, json.length)) return fail(budgetFull(budget, 1).apiError)
+      try {
+        options.ids?.use(nextId)
+      } catch {
+        budget.give(1, json.length)
+        return fail(apiError('store_full', 'The id could not be reserved on disk (see the server log), so the animal was not stored.'))
+      }
+      ownChars += json.length
+      addToIndex(index, nextId, json, pet.status)
+      nextId = nextInt64(nextId)
+      revision += 1
+      return ok({ pet, json })
+    },
+    reserveIds(count) {
+      // Past the int64 maximum no id is left to reserve: each creation there answers for itself.
+      const last = nextId === undefined || count < 1 ? undefined : toInt64(BigInt(nextId) + BigInt(count - 1))
+      if (last === undefined) return ok(undefined)
+      try {
+        options.ids?.use(last)
+      } catch {
+        return fail(apiError('store_full', `The ids of ${count} new animals could not be reserved on disk (see the server log), so none was stored.`))
+      }
+      return ok(undefined)
+    },
+    replace,
+    async replaceGradually(pets, pause) {
+      const { set, texts } = await prepareAnimalsGradually(pets, pause)
+      const { index: next, chars } = await indexGradually(set, texts, pause)
+      swapIn(next, set, chars)
+    },
+    reset: () => replace(initial),
+    release() {
+      clearCache()
+      budget.give(index.ordered.length, ownChars)
+      ownChars = 0
+      index = emptyIndex()
+      revision += 1
+    },
+    texts: () => index.ordered.slice(),
+    all: () => index.ordered.map(readPet),
+  }
+}
+
+const STATUS_SLOT: Readonly<Record<PetStatus, number>> = { available: 1, pending: 2, sold: 3 }
+
+function jsonArray(texts: readonly string[], limit: number): string {
+  return `[${texts.slice(0, limit).join(',')}]`
+}
+
+/**
+ * The animals in id order, and by status. While ids run 1, 2, 3... without gaps (the usual case:
+ * fixtures and seeds are numbered that way, and the counter continues them), the id is the position
+ * in `ordered` and no map is kept: that saves a third of the memory of a million animals. A gap
+ * moves every id into `byId`.
+ */
+type Index = { denseFrom: number | undefined; byId: Map<Int64, string>; readonly ordered: string[]; readonly byStatus: Record<PetStatus, string[]> }
+
+function emptyIndex(): Index {
+  return { denseFrom: undefined, byId: new Map(), ordered: [], byStatus: emptyStatusLists() }
+}
+
+function addToIndex(index: Index, id: Int64, text: string, status: PetStatus | undefined): void {
+  const { ordered } = index
+  if (index.denseFrom === undefined && ordered.length === 0 && typeof id === 'number') index.denseFrom = id
+  else if (index.denseFrom !== undefined && id !== index.denseFrom + ordered.length) {
+    const from = index.denseFrom
+    ordered.forEach((existing, i) => index.byId.set(from + i, existing))
+    index.denseFrom = undefined
+  }
+  if (index.denseFrom === undefined) index.byId.set(id, text)
+  ordered.push(text)
+  if (status !== undefined) index.byStatus[status].push(text)
+}
+
+/** Animals handled between pauses when a store takes in many at once: a few milliseconds of work. */
+const PER_CHUNK = 2000
+
+// Large arrays are gathered in chunks and joined once, with pauses between: grown one push at a
+// time, an array of a million in old space is copied again and again while it points at young
+// strings, which stalls the loop for a tenth of a second.
+async function joinChunks<T>(chunks: readonly T[][], pause: () => Promise<void>): Promise<T[]> {
+  await pause()
+  return ([] as T[]).concat(...chunks)
+}
+
+async function prepareAnimalsGradually(pets: readonly Pet[], pause: () => Promise<void>): Promise<{ set: AnimalSet; texts: string[] }> {
+  let ascending = true
+  for (let i = 1; i < pets.length && ascending; i++) {
+    if (i % (PER_CHUNK * 10) === 0) await pause()
+    // Stryker disable next-line EqualityOperator: a store's ids never repeat
+    ascending = compareInt64((pets[i - 1] as Pet).id, (pets[i] as Pet).id) < 0
+  }
+  // Out of order, they are sorted at once: a snapshot this fake wrote is always in order.
+  const sorted = ascending ? pets : [...pets].sort((a, b) => compareInt64(a.id, b.id))
+  const ids: Int64[][] = []
+  const texts: string[][] = []
+  const statuses: (PetStatus | undefined)[][] = []
+  let previous: Int64 | undefined
+  for (let start = 0; start < sorted.length; start += PER_CHUNK) {
+    if (start > 0) await pause()
+    const chunk = sorted.slice(start, start + PER_CHUNK)
+    for (const pet of chunk) {
+      if (previous !== undefined && compareInt64(previous, pet.id) === 0) throw new Error(`duplicate id ${pet.id}`)
+      previous = pet.id
+    }
+    ids.push(chunk.map((pet) => pet.id))
+    texts.push(chunk.map(toPetJson))
+    statuses.push(chunk.map((pet) => pet.status))
+  }
+  const joined = { ids: await joinChunks(ids, pause), texts: await joinChunks(texts, pause), statuses: await joinChunks(statuses, pause) }
+  return { set: joined, texts: joined.texts }
+}
+
+/** The index of a prepared set, built a chunk at a time; `texts` is the set's own, fresh array, used as it is. */
+async function indexGradually(set: AnimalSet, texts: string[], pause: () => Promise<void>): Promise<{ index: Index; chars: number }> {
+  const { ids, statuses } = set
+  const first = ids[0]
+  let dense = typeof first === 'number'
+  let chars = 0
+  const byStatusChunks: Record<PetStatus, string[][]> = { available: [], pending: [], sold: [] }
+  const byId = new Map<Int64, string>()
+  for (let start = 0; start < ids.length; start += PER_CHUNK) {
+    if (start > 0) await pause()
+    const chunk: Record<PetStatus, string[]> = { available: [], pending: [], sold: [] }
+    for (let i = start; i < Math.min(ids.length, start + PER_CHUNK); i++) {
+      const text = texts[i] as string
+      if (dense && ids[i] !== (first as number) + i) dense = false
+      chars += text.length
+      const status = statuses[i]
+      if (status !== undefined) chunk[status].push(text)
+    }
+    for (const status of PET_STATUSES) byStatusChunks[status].push(chunk[status])
+  }
+  // Ids with gaps need the map; it grows by itself, off the usual path (fixtures and seeds are dense).
+  if (!dense) {
+    // Stryker disable next-line EqualityOperator: one extra entry under the key undefined, which no lookup uses
+    for (let i = 0; i < ids.length; i++) {
+      if (i > 0 && i % PER_CHUNK === 0) await pause()
+      byId.set(ids[i] as Int64, texts[i] as string)
+    }
+  }
+  const byStatus = {
+    available: await joinChunks(byStatusChunks.available, pause),
+    pending: await joinChunks(byStatusChunks.pending, pause),
+    sold: await joinChunks(byStatusChunks.sold, pause),
+  }
+  return { index: { denseFrom: dense ? (first as number) : undefined, byId, ordered: texts, byStatus }, chars }
+}
+
+function textLength(texts: readonly string[]): number {
+  let total = 0
+  for (const text of texts) total += text.length
+  return total
+}
+
+function toAnimalSet(pets: readonly Pet[] | AnimalSet): AnimalSet {
+  return 'texts' in pets ? pets : prepareAnimals(pets)
+}
+
+function readPet(text: string): Pet {
+  return Object.freeze(parse(text, null, parseJsonNumber) as Pet)
+}
+
+function emptyStatusLists(): Record<PetStatus, string[]> {
+  return { available: [], pending: [], sold: [] }
+}

@@ -1,0 +1,80 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { expect, it } from 'vitest'
+
+// The rooms of src/ (docs/architecture.md draws them) and the rooms each may import from: every
+// arrow points one way, from the tools and transports towards the spec's facts.
+const ROOMS: Readonly<Record<string, readonly string[]>> = {
+  spec: [],
+  service: ['spec'],
+  fake: ['spec', 'service'],
+  rules: ['spec', 'service'],
+  client: ['spec', 'service'],
+  contracts: ['spec', 'client'],
+  reports: [],
+  recording: ['spec', 'service', 'fake', 'contracts'],
+  deployment: ['spec', 'service', 'client'],
+  parity: ['spec', 'client', 'deployment', 'rules'],
+  verify: ['spec', 'service', 'client', 'contracts', 'deployment', 'reports'],
+  seed: ['spec', 'service', 'fake'],
+  site: ['spec', 'service', 'fake', 'contracts'],
+  files: ['spec', 'service', 'fake', 'recording', 'seed'],
+  node: ['service', 'site', 'files'],
+  proxy: ['spec', 'service', 'fake', 'client', 'rules', 'site'],
+  msw: ['.', 'spec', 'service', 'recording'],
+  dashboard: ['spec', 'fake'],
+  // The commands put every room together.
+  cli: ['*'],
+}
+
+/** Rooms that run in any JavaScript runtime: only these packages, no node:*, no clock or randomness of their own. */
+const NEUTRAL: Readonly<Record<string, readonly string[]>> = { spec: [], service: ['lossless-json'], fake: ['lossless-json'] }
+
+const SRC = fileURLToPath(new URL('../src/', import.meta.url))
+const IMPORT = /^\s*(?:import|export)\s[^'"]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/gm
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? sources(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : []))
+}
+
+const roomOf = (file: string): string => {
+  const parts = relative(SRC, file).split('/')
+  return parts.length === 1 ? '.' : (parts[0] ?? '.')
+}
+
+it('has a room for every folder of src/, and no room without one', () => {
+  const folders = readdirSync(SRC, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name)
+  expect(folders.sort()).toEqual(Object.keys(ROOMS).sort())
+})
+
+it('imports only along the arrows between rooms', () => {
+  const crossings: string[] = []
+  for (const file of sources(SRC)) {
+    const room = roomOf(file)
+    const allowed = ROOMS[room]
+    if (allowed === undefined || allowed.includes('*')) continue // the entry points at src/ and the CLI may import any room
+    for (const [, specifier = '', dynamic = ''] of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      const target = specifier || dynamic
+      if (!target.startsWith('.')) continue
+      const into = roomOf(join(file, '..', target))
+      if (into !== room && !allowed.includes(into)) crossings.push(`${relative(SRC, file)} imports ${target} (${room} -> ${into})`)
+    }
+  }
+  expect(crossings).toEqual([])
+})
+
+it('keeps the spec, the service and the fake free of transports, I/O, Faker, msw, the clock and randomness', () => {
+  for (const [room, packages] of Object.entries(NEUTRAL)) {
+    const files = sources(join(SRC, room))
+    expect(files.length, room).toBeGreaterThan(0)
+    for (const file of files) {
+      const source = readFileSync(file, 'utf8')
+      for (const [, specifier = '', dynamic = ''] of source.matchAll(IMPORT)) {
+        const target = specifier || dynamic
+        expect(target.startsWith('.') || packages.includes(target), `${relative(SRC, file)} imports ${target}`).toBe(true)
+      }
+      expect(source, `${relative(SRC, file)} reads the clock or randomness`).not.toMatch(/Date\.now\(|Math\.random\(|new Date\(\)|performance\.now/)
+    }
+  }
+})

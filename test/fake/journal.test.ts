@@ -1,0 +1,91 @@
+import { expect, it } from 'vitest'
+import type { Fields, PlainRequest } from '../../src/service/http.js'
+import { BODY_LIMIT, createJournal } from '../../src/fake/journal.js'
+
+const request = (path: string, headers: Fields, body?: Uint8Array): PlainRequest => ({
+  method: body === undefined ? 'GET' : 'POST',
+  path,
+  basePath: '/v1',
+  search: `q=${path.length}`,
+  headers,
+  body,
+})
+
+// The journal keeps a value equal to one seen a moment before as that one (see createRecentValues):
+// whatever the mix of repeated and new values, each entry must still show exactly its own request.
+it('shows each request exactly as it came, however its paths, headers and bodies repeat', () => {
+  const journal = createJournal(100)
+  const sent: PlainRequest[] = []
+  for (let i = 0; i < 60; i++) {
+    // Twelve distinct values of each field, more than are remembered, in an order that repeats some soon and some late.
+    const n = (i * 7) % 12
+    const headers = n % 3 === 0 ? { accept: 'application/json' } : { accept: 'application/json', 'x-client': `c${n}` }
+    const body = i % 2 === 0 ? undefined : new TextEncoder().encode(`{"name":"Pet ${n}"}`)
+    const each = request(`/pets/${n}`, headers, body)
+    sent.push(each)
+    journal.record({ request: each, receivedAt: 0, tenant: null, status: 200, forced: false, delayMs: 0 })
+  }
+  const entries = journal.entries()
+  expect(entries).toHaveLength(60)
+  entries.forEach((entry, i) => {
+    const each = sent[i] as PlainRequest
+    expect(entry.path).toBe(`/v1${each.path}`)
+    expect(entry.query).toBe(each.search)
+    expect(entry.headers).toEqual(each.headers)
+    expect(entry.body).toBe(each.body === undefined ? undefined : new TextDecoder().decode(each.body))
+  })
+})
+
+it('keeps its own copy of a body, cut at BODY_LIMIT, whatever the transport does with its bytes later', () => {
+  const journal = createJournal(10)
+  const bytes = new TextEncoder().encode(`"${'x'.repeat(BODY_LIMIT + 10)}"`)
+  // Node hands bodies over as Buffers, whose slice() shares memory instead of copying.
+  const short = Buffer.from('{"name":"Rex"}')
+  for (const body of [bytes, short, short]) {
+    journal.record({ request: request('/pets', {}, body), receivedAt: 0, tenant: null, status: 201, forced: false, delayMs: 0 })
+  }
+  bytes.fill(0)
+  short.fill(0)
+  const [long, first, second] = journal.entries()
+  expect(long?.body).toBe(`"${'x'.repeat(BODY_LIMIT - 1)}`)
+  expect(first?.body).toBe('{"name":"Rex"}')
+  expect(second?.body).toBe('{"name":"Rex"}')
+})
+
+it('tells apart values that look alike: a body that begins another, bodies of one length with no byte in common, headers with the same names and no value in common', () => {
+  const journal = createJournal(10)
+  const bodies = ['{"a":1}', '{"a":1}\n', '{"a":1}', '[2,3,4]', '[5,6,7]']
+  const headers = [{ accept: 'a', 'x-client': 'b' }, { accept: 'c', 'x-client': 'd' }, { accept: 'a', 'x-client': 'b' }, { accept: 'c' }, {}]
+  bodies.forEach((body, i) => {
+    const each = request('/pets', headers[i] as Fields, new TextEncoder().encode(body))
+    journal.record({ request: each, receivedAt: 0, tenant: null, status: 201, forced: false, delayMs: 0 })
+  })
+  const entries = journal.entries()
+  expect(entries.map((entry) => entry.body)).toEqual(bodies)
+  expect(entries.map((entry) => entry.headers)).toEqual(headers)
+})
+
+it('redacts credentials by header name, keeping the scheme of Authorization and Proxy-Authorization', () => {
+  const journal = createJournal(20)
+  const sent: [Fields, Fields][] = [
+    [{ authorization: 'Bearer k-123' }, { authorization: 'Bearer [redacted]' }],
+    [{ 'proxy-authorization': 'Basic dXNlcjpwYXNz' }, { 'proxy-authorization': 'Basic [redacted]' }],
+    // No scheme, or none that looks like one (a letter, then up to 19 letters, digits or dashes, then a space).
+    [{ authorization: 'k-123' }, { authorization: '[redacted]' }],
+    [{ authorization: '1abc secret' }, { authorization: '[redacted]' }],
+    [{ authorization: `A${'b'.repeat(19)} secret` }, { authorization: `A${'b'.repeat(19)} [redacted]` }],
+    [{ authorization: `A${'b'.repeat(20)} secret` }, { authorization: '[redacted]' }],
+    [{ authorization: 'X-Custom-9 secret' }, { authorization: 'X-Custom-9 [redacted]' }],
+    [
+      { cookie: 's=1', 'set-cookie': 's=2', 'x-api-key': 'k', 'x-control-token': 't', 'x-session-id': 'i', accept: 'application/json' },
+      { cookie: '[redacted]', 'set-cookie': '[redacted]', 'x-api-key': '[redacted]', 'x-control-token': '[redacted]', 'x-session-id': '[redacted]', accept: 'application/json' },
+    ],
+    // Only the two Authorization headers keep a scheme; any other credential is redacted whole.
+    [
+      { 'x-auth-token': 'Bearer t-1', cookie: 'Session s-2' },
+      { 'x-auth-token': '[redacted]', cookie: '[redacted]' },
+    ],
+  ]
+  for (const [headers] of sent) journal.record({ request: request('/pets', headers), receivedAt: 0, tenant: null, status: 200, forced: false, delayMs: 0 })
+  expect(journal.entries().map((entry) => entry.headers)).toEqual(sent.map(([, shown]) => shown))
+})

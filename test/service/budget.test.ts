@@ -1,0 +1,39 @@
+import { expect, it } from 'vitest'
+import { budgetFull, createBudget } from '../../src/service/budget.js'
+import { FakeInputError, isFakeInputError } from '../../src/service/errors.js'
+
+it('keeps a cached answer up to exactly the cache limit, and takes the room back when let go', () => {
+  const budget = createBudget({ maxCacheChars: 10 })
+  expect(budget.takeCache(4)).toBe(true)
+  expect(budget.takeCache(6)).toBe(true)
+  expect(budget.used.cacheChars).toBe(10)
+  expect(budget.takeCache(1)).toBe(false)
+  expect(budget.used.cacheChars).toBe(10)
+  budget.giveCache(4)
+  expect(budget.used.cacheChars).toBe(6)
+  expect(budget.takeCache(4)).toBe(true)
+})
+
+it('takes animals and text up to exactly the limits, and nothing of a refused request', () => {
+  const budget = createBudget({ maxAnimals: 2, maxTextChars: 10 })
+  expect(budget.take(1, 5)).toBe(true)
+  expect(budget.take(1, 6)).toBe(false)
+  expect(budget.take(2, 1)).toBe(false)
+  expect(budget.used).toMatchObject({ animals: 1, chars: 5 })
+  expect(budget.take(1, 5)).toBe(true)
+  budget.give(2, 10)
+  expect(budget.used).toMatchObject({ animals: 0, chars: 0 })
+})
+
+it('says how many animals found no room, one or several', () => {
+  const budget = createBudget({ maxAnimals: 1 })
+  budget.take(1, 0)
+  const several = budgetFull(budget, 3)
+  expect(several).toBeInstanceOf(FakeInputError)
+  expect(isFakeInputError(several)).toBe(true)
+  expect(isFakeInputError(new Error(several.message))).toBe(false)
+  expect(several.name).toBe('FakeInputError')
+  expect(several.status).toBe(507)
+  expect(several.message).toBe('The fake has no room for 3 more animals: it holds 1 of at most 1 animals (--max-animals, every store together).')
+  expect(budgetFull(budget, 1).message).toMatch(/^The fake has no room for 1 more animal: /)
+})

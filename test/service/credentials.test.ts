@@ -1,0 +1,34 @@
+import { expect, it } from 'vitest'
+import { createScrubber, credentialsOf, REDACTED } from '../../src/service/credentials.js'
+
+it('knows every credential a request carried: a credential header whole and each word after its scheme, each cookie, each credential-like query value', () => {
+  const found = credentialsOf({
+    headers: {
+      authorization: 'Bearer sekrit-1',
+      'x-api-key': 'RAWKEY-2',
+      cookie: 'session=COOKIE-3; theme=dark',
+      'content-type': 'application/json',
+      'x-trace': 'not-a-secret',
+    },
+    search: 'api_key=QUERY-4&access_token=QUERY-5&limit=5',
+  })
+  expect(found).toEqual(['Bearer sekrit-1', 'sekrit-1', 'RAWKEY-2', 'session=COOKIE-3; theme=dark', 'COOKIE-3', 'dark', 'QUERY-4', 'QUERY-5'])
+  // A key sent without a scheme is one word, itself; a scheme alone, or punctuation, is none.
+  expect(credentialsOf({ headers: { authorization: ' RAWKEY ' }, search: '' })).toEqual(['RAWKEY'])
+  expect(credentialsOf({ headers: { authorization: 'Bearer ', cookie: ';' }, search: 'token=' })).toEqual([])
+})
+
+it('replaces a credential of 8 characters or more wherever it stands, as written and percent-encoded, longest first', () => {
+  const scrub = createScrubber(['sekrit-key-123', 'a b/c=d+e!', 'sekrit-key-1234', undefined, ''])
+  expect(scrub('name "Bearer sekrit-key-1234", echoed xsekrit-key-123y')).toBe(`name "Bearer ${REDACTED}", echoed x${REDACTED}y`)
+  expect(scrub('/pets?q=a%20b%2Fc%3Dd%2Be!&r=a b/c=d+e!')).toBe(`/pets?q=${REDACTED}&r=${REDACTED}`)
+})
+
+it('replaces a shorter credential only where it stands as a whole word, so a one-letter key garbles nothing', () => {
+  const scrub = createScrubber(['a', 's3cret'])
+  expect(scrub('{"name":"a","status":"available"}')).toBe(`{"name":"${REDACTED}","status":"available"}`)
+  expect(scrub('Bearer a; a/pets/a?x=a')).toBe(`Bearer ${REDACTED}; ${REDACTED}/pets/${REDACTED}?x=${REDACTED}`)
+  expect(scrub('mkdir /tmp/s3cret/r.json, not s3crets nor xs3cret')).toBe(`mkdir /tmp/${REDACTED}/r.json, not s3crets nor xs3cret`)
+  // Characters a regular expression would read are matched as written.
+  expect(createScrubber(['a.b'])('a.b axb')).toBe(`${REDACTED} axb`)
+})
