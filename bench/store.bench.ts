@@ -7,7 +7,7 @@ import { factory, primaryKey } from '@mswjs/data'
 import { bench, describe } from 'vitest'
 import { createStore } from '../src/service/store.js'
 import { generatePets } from '../src/seed/generate-pets.js'
-import { type Pet } from '../src/spec/animals-service.js'
+import type { Pet } from '../src/spec/animals-service.js'
 
 const COUNT = 100_000
 const pets = generatePets({ seed: 1, count: COUNT })

@@ -1,7 +1,7 @@
 import defaultFixture from '../fixtures/default.json' with { type: 'json' }
 import { type AnimalGenerator, createFakeService, type Fake, type FakeOptions } from './fake/fake-service.js'
 import { parseFixtureRecords } from './fake/fixture.js'
-import { type Pet } from './spec/animals-service.js'
+import type { Pet } from './spec/animals-service.js'
 
 export type { Fake, FakeOptions }
 

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, it } from 'vitest'
+import { functionLengths } from './support/function-lengths.js'
 
 // The rooms of src/ (docs/architecture.md draws them) and the rooms each may import from: every
 // arrow points one way, from the tools and transports towards the spec's facts.
@@ -15,7 +16,7 @@ const ROOMS: Readonly<Record<string, readonly string[]>> = {
   reports: [],
   recording: ['spec', 'service', 'fake', 'contracts'],
   deployment: ['spec', 'service', 'client'],
-  parity: ['spec', 'client', 'deployment', 'rules'],
+  parity: ['spec', 'service', 'client', 'contracts', 'deployment', 'rules'],
   verify: ['spec', 'service', 'client', 'contracts', 'deployment', 'reports'],
   seed: ['spec', 'service', 'fake'],
   site: ['spec', 'service', 'fake', 'contracts'],
@@ -75,6 +76,23 @@ it('keeps the spec, the service and the fake free of transports, I/O, Faker, msw
         expect(target.startsWith('.') || packages.includes(target), `${relative(SRC, file)} imports ${target}`).toBe(true)
       }
       expect(source, `${relative(SRC, file)} reads the clock or randomness`).not.toMatch(/Date\.now\(|Math\.random\(|new Date\(\)|performance\.now/)
+    }
+  }
+})
+
+it('has no function of more than 60 lines of its own (the functions nested in one counted apart)', () => {
+  const long = sources(SRC)
+    .flatMap(functionLengths)
+    .filter((fn) => fn.ownLines > 60)
+    .map((fn) => `${relative(SRC, fn.file)}:${fn.line} ${fn.name}: ${fn.ownLines} lines`)
+  expect(long).toEqual([])
+})
+
+it('gives the dashboard no runtime import from outside its folder: its modules are served one by one as compiled', () => {
+  for (const file of sources(join(SRC, 'dashboard'))) {
+    for (const [statement = ''] of readFileSync(file, 'utf8').matchAll(/^import [^\n]*from '([^']+)'/gm)) {
+      const outside = !statement.includes("from './")
+      expect(outside && !statement.startsWith('import type '), `${relative(SRC, file)}: ${statement}`).toBe(false)
     }
   }
 })

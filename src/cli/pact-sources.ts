@@ -2,13 +2,14 @@ import { readFile, stat } from 'node:fs/promises'
 import { isAbsolute, relative } from 'node:path'
 import {
   type ConsumerVersionSelector,
-  defaultConsumerVersionSelectors,
+  DEFAULT_CONSUMER_VERSION_SELECTORS,
   parseConsumerVersionSelectors,
 } from '../verify/consumer-version-selectors.js'
 import { PACT_PARTIES, pactFilePath } from '../contracts/pact-files.js'
 import type { BrokerOptions } from '../verify/options.js'
 import { CliError } from './cli-error.js'
 import { parseHttpUrl } from './deployment-options.js'
+import { definedOnly } from '../service/defined-only.js'
 
 /** The options of `verify` that say where the pacts come from and where results go. */
 export type PactSourceValues = {
@@ -59,9 +60,9 @@ function parseBroker(values: PactSourceValues): BrokerOptions | undefined {
   if (providerVersion === '' || branch === '') throw new CliError('--provider-version and --branch must not be empty')
   return {
     url,
-    consumerVersionSelectors: selectors.length === 0 ? defaultConsumerVersionSelectors() : selectors,
-    ...(providerVersion === undefined ? {} : { providerVersion }),
-    ...(branch === undefined ? {} : { branch }),
+    consumerVersionSelectors: selectors.length === 0 ? DEFAULT_CONSUMER_VERSION_SELECTORS : selectors,
+    ...definedOnly({ providerVersion }),
+    ...definedOnly({ branch }),
     ...(publish ? { publish: true } : {}),
   }
 }
@@ -96,7 +97,6 @@ async function countInteractions(pactUrls: readonly string[]): Promise<number | 
     }
     let pact: unknown
     try {
-      // Stryker disable next-line StringLiteral: without an encoding readFile gives a Buffer, which JSON.parse reads as UTF-8 text
       pact = JSON.parse(await readFile(path, 'utf8'))
     } catch (error) {
       throw new CliError(`cannot read the pact ${path}: ${(error as Error).message.split('\n')[0]}`)

@@ -2,7 +2,7 @@ import type { ParseArgsConfig } from 'node:util'
 import { parseOptions } from './parse-options.js'
 import { API_BASE, createSite } from '../site/site.js'
 import { checkDeployment } from '../deployment/deployment-check.js'
-import { parityProbes } from '../parity/probes.js'
+import { PARITY_PROBES } from '../parity/probes.js'
 import { PARALLEL_CREATIONS, PARITY_SCENARIOS } from '../parity/scenarios.js'
 import { formatParityText, parityPassed, summariseParity, toParityJson } from '../parity/report.js'
 import { type ParityOptions, type ParityReport, ParitySetupError, runParity } from '../parity/run.js'
@@ -23,10 +23,9 @@ import {
 } from './deployment-options.js'
 
 /** The text of `animals-mock parity --help`; built when asked for, as the probe table is (parity-probes.ts). */
-export function parityHelp(): string {
-  return `Usage: animals-mock parity --base-url <url> [options]
+export const PARITY_HELP = `Usage: animals-mock parity --base-url <url> [options]
 
-Sends the same ${parityProbes().length} probe requests to the fake and to a deployment (every
+Sends the same ${PARITY_PROBES.length} probe requests to the fake and to a deployment (every
 operation, the documented bad inputs, values outside the constraints, the auth
 cases on each operation and the order of the checks, the deprecated operation,
 methods and paths the spec does not have), then ${PARITY_SCENARIOS.length} scenarios that take
@@ -66,7 +65,6 @@ Examples:
   animals-mock parity --base-url https://staging.example/v1 --json reports/parity.json --strict
   animals-mock parity --base-url https://staging.example/v1 --fake-url http://127.0.0.1:4010/v1
 `
-}
 
 /** Runs `animals-mock parity`; resolves with the exit code. */
 export function parity(args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -86,7 +84,7 @@ const OPTIONS = {
 async function run(args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   const { values } = parseOptions('parity', args, OPTIONS)
   if (values.help) {
-    process.stdout.write(parityHelp())
+    process.stdout.write(PARITY_HELP)
     return 0
   }
   const apiKey = readVerifyKey(env)

@@ -19,20 +19,16 @@ export function parseOptions<T extends Options>(command: string, args: readonly 
 
 function describeParseError(command: string, error: unknown, names: readonly string[]): string {
   const help = `(animals-mock ${command} --help lists every option)`
-  // Stryker disable next-line OptionalChaining: parseArgs throws Error objects only
   const code = (error as { code?: unknown } | null)?.code
   const message = error instanceof Error ? error.message : String(error)
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
     // Node's message quotes the option as typed: "Unknown option '--prot'".
-    // Stryker disable next-line OptionalChaining,StringLiteral: Node's message always quotes what was typed
     const typed = /'([^']*)'/.exec(message)?.[1] ?? ''
-    // Stryker disable next-line Regex: the option as typed starts with its dashes, so the first run of them is the leading one
     const bare = typed.replace(/^-+/, '').split('=')[0] as string
     const nearest = nearestName(bare, names)
     return `unknown option ${typed}${nearest === undefined ? '' : `; did you mean --${nearest}?`} ${help}`
   }
   if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
-    // Stryker disable next-line OptionalChaining,StringLiteral: Node's message always quotes what was typed
     const typed = /'([^']*)'/.exec(message)?.[1] ?? ''
     return `unexpected argument "${typed}": options start with -- ${help}`
   }
@@ -69,4 +65,18 @@ function editDistance(a: string, b: string): number {
     }
   }
   return (rows[a.length] as number[])[b.length] as number
+}
+
+/** `--port`: 0 to 65535, 0 for a free one. */
+export function parsePort(text: string): number {
+  const port = /^[0-9]{1,5}$/.test(text) ? Number(text) : Number.NaN
+  if (!(port <= 65535)) throw new CliError(`--port must be a number from 0 to 65535, not "${text}"`)
+  return port
+}
+
+/** A whole-number option from `min` to `max`, e.g. `--max-animals`. */
+export function wholeNumber(flag: string, text: string, min: number, max: number): number {
+  const value = /^[0-9]{1,12}$/.test(text) ? Number(text) : Number.NaN
+  if (!(value >= min && value <= max)) throw new CliError(`${flag} must be a whole number from ${min} to ${max}, not "${text}"`)
+  return value
 }

@@ -26,7 +26,6 @@ export function createRequestLog(options: RequestLogOptions): (exchange: Exchang
   const now = options.now ?? Date.now
   // A busy fake logs thousands of lines a second: the clock text is made once per second.
   let second = Number.NaN
-  // Stryker disable next-line StringLiteral: overwritten on the first line, as second starts as NaN
   let clock = ''
   return (exchange) => {
     if (isQuietRead(exchange)) return
@@ -35,9 +34,7 @@ export function createRequestLog(options: RequestLogOptions): (exchange: Exchang
       options.write(toJsonLine(exchange, new Date(time)))
       return
     }
-    // Stryker disable next-line ConditionalExpression,ArithmeticOperator: making the clock text more often makes the same text (never making it fails the log tests)
     if (Math.floor(time / 1000) !== second) {
-      // Stryker disable next-line ArithmeticOperator: a wrong second only makes the clock text again, the same
       second = Math.floor(time / 1000)
       clock = clockText(new Date(time))
     }
@@ -57,7 +54,6 @@ export type BatchedWriter = { write(line: string): void; flush(): void }
 export const BATCH_MS = 50
 
 /** Bytes gathered before a batch goes out early. */
-// Stryker disable next-line ArithmeticOperator: a smaller batch writes the same lines, in more writes
 export const BATCH_BYTES = 64 * 1024
 
 /**
@@ -92,7 +88,6 @@ export function createBatchedWriter(write: (bytes: Uint8Array) => void): Batched
       // A UTF-16 code unit takes at most 3 bytes in UTF-8.
       if (used + line.length * 3 > BATCH_BYTES) {
         flush()
-        // Stryker disable next-line EqualityOperator: 3 does not divide BATCH_BYTES, so three times a length never equals it
         if (line.length * 3 > BATCH_BYTES) return write(Buffer.from(line))
       }
       used += pending.write(line, used)
@@ -140,7 +135,6 @@ const RESET = '\u001b[0m'
 const COLOURS = { '2': '\u001b[32m', '3': '\u001b[36m', '4': '\u001b[33m', '5': '\u001b[31m', other: '\u001b[35m' } as const
 
 function statusClass(status: number | null): keyof typeof COLOURS {
-  // Stryker disable next-line ConditionalExpression,StringLiteral: "null" starts with n, not 2 to 5: the other colour either way
   const first = status === null ? '' : String(status)[0]
   return first === '2' || first === '3' || first === '4' || first === '5' ? first : 'other'
 }

@@ -7,6 +7,7 @@ import type { SeedOptions } from '../fake/fake-service.js'
 import { parseStatusMix } from '../fake/seed-request.js'
 import { CliError } from './cli-error.js'
 import { parseOptions } from './parse-options.js'
+import { definedOnly } from '../service/defined-only.js'
 
 export const SEED_HELP = `Usage: animals-mock seed [options]
 
@@ -55,8 +56,7 @@ export async function seed(args: readonly string[]): Promise<void> {
     seed: seedValue,
     count,
     firstId,
-    // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given
-    ...(statusMix === undefined ? {} : { statusMix }),
+    ...definedOnly({ statusMix }),
     ...(showProgress ? { onProgress: (done: number) => progress(`generated ${done} of ${count}`) } : {}),
   })
   const text = toFixtureText(pets)

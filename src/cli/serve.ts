@@ -1,30 +1,27 @@
-import { CONTROL_BASE, createControl, type PactWritten } from '../fake/control.js'
-import { createPactRecording, type PactRecording } from '../recording/pact-recording.js'
-import { writePactFile } from '../files/pact-writer.js'
-import { API_BASE, createSite } from '../site/site.js'
 import { readControlOpenApiText } from '../contracts/openapi-files.js'
-import { createFake } from '../fake.js'
+import { createFake, type Fake } from '../fake.js'
+import { CONTROL_BASE, type Control, createControl, type PactWritten } from '../fake/control.js'
 import { DEFAULT_FIXTURE, FixtureError, loadFixture } from '../files/fixtures.js'
+import { writePactFile } from '../files/pact-writer.js'
+import { createIdReservation, createStateWriter, prepareStateFile, readStateFile, StateFileError, type StateWriter } from '../files/state-file.js'
+import { createPactRecording } from '../recording/pact-recording.js'
+import { DEFAULT_BUDGET_LIMITS } from '../service/budget.js'
+import { definedOnly } from '../service/defined-only.js'
+import { isFakeInputError } from '../service/errors.js'
+import type { IdReservation } from '../service/store.js'
+import type { Pet } from '../spec/animals-service.js'
 import { describeKeys } from '../site/describe-keys.js'
 import { createPages, PAGE_PATHS } from '../site/pages.js'
-import { createIdReservation, createStateWriter, prepareStateFile, readStateFile, StateFileError } from '../files/state-file.js'
+import { API_BASE, createSite } from '../site/site.js'
 import { createHostPolicy } from '../site/site-guard.js'
-import { isToken68 } from '../service/auth.js'
-import { isFakeInputError } from '../service/errors.js'
+import type { Handler } from '../service/http.js'
 import { CliError } from './cli-error.js'
-import { parseOptions } from './parse-options.js'
+import { createBatchedWriter, createRequestLog, useColour } from './request-log.js'
+import { API_KEYS_ENV, CONTROL_TOKEN_ENV, parseServeArgs, type ServeConfig } from './serve-options.js'
 import { listenOrSay, stopSignal } from './stop-signal.js'
-import { runCommand, splitAtCommand, URL_ENV } from './wrapped-command.js'
-import { createBatchedWriter, createRequestLog, type LogFormat, useColour } from './request-log.js'
-import { DEFAULT_BUDGET_LIMITS } from '../service/budget.js'
-import { MAX_DELAY_MS } from '../fake/latency.js'
+import { runCommand, URL_ENV } from './wrapped-command.js'
 
-/** The environment variable with accepted keys, comma-separated, added to any `--api-key`. */
-export const API_KEYS_ENV = 'ANIMALS_MOCK_API_KEYS'
-
-/** The environment variable with the control token, used when `--control-token` is not given. */
-export const CONTROL_TOKEN_ENV = 'ANIMALS_MOCK_CONTROL_TOKEN'
-
+export { API_KEYS_ENV, CONTROL_TOKEN_ENV } from './serve-options.js'
 
 export const SERVE_HELP = `Usage: animals-mock serve [options] [-- <command> [args]]
 
@@ -89,93 +86,69 @@ Examples:
   animals-mock serve --port 0 --quiet -- npm run test:e2e
 `
 
-/** Runs `animals-mock serve`; resolves once the server has stopped on SIGINT or SIGTERM. */
+/** Runs `animals-mock serve`: its arguments read into a config, then the fake served until it stops. */
 export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
-  const { options, command } = splitAtCommand(args)
-  const { values } = parseOptions('serve', options, {
-    port: { type: 'string', default: '4010' },
-    host: { type: 'string', default: '127.0.0.1' },
-    'api-key': { type: 'string', multiple: true, default: [] },
-    fixture: { type: 'string', default: DEFAULT_FIXTURE },
-    isolate: { type: 'boolean', default: false },
-    latency: { type: 'string' },
-    'max-animals': { type: 'string', default: String(DEFAULT_BUDGET_LIMITS.maxAnimals) },
-    'state-file': { type: 'string' },
-    'state-interval': { type: 'string', default: '5000' },
-    'store-idle-minutes': { type: 'string', default: '30' },
-    'no-control': { type: 'boolean', default: false },
-    'no-prefer': { type: 'boolean', default: false },
-    'record-pact': { type: 'string' },
-    consumer: { type: 'string' },
-    'control-token': { type: 'string' },
-    'control-cors': { type: 'string', multiple: true, default: [] },
-    // Stryker disable next-line ArrayDeclaration: a default host named "Stryker was here" matches no Host a client sends
-    'allowed-host': { type: 'string', multiple: true, default: [] },
-    'log-format': { type: 'string', default: 'text' },
-    quiet: { type: 'boolean', default: false },
-    help: { type: 'boolean', short: 'h', default: false },
-  })
-  if (values.help) {
-    process.stdout.write(SERVE_HELP)
-    return
-  }
-  const port = Number(values.port)
-  if (!/^[0-9]{1,5}$/.test(values.port) || port > 65535) {
-    throw new CliError(`--port must be a number from 0 to 65535, not "${values.port}"`)
-  }
-  const keys = [...values['api-key'], ...(env[API_KEYS_ENV] ?? '').split(',')].map((key) => key.trim())
-  if (keys.some((key) => key !== '' && !isToken68(key))) {
-    throw new CliError('an API key may hold only letters, digits and - . _ ~ + / (then = padding)')
-  }
-  const controlToken = values['control-token'] ?? env[CONTROL_TOKEN_ENV]
-  if (controlToken === '') throw new CliError('--control-token must not be empty')
-  const logFormat = parseLogFormat(values['log-format'])
-  const latency = values.latency === undefined ? undefined : parseLatencyOption(values.latency)
-  const maxAnimals = wholeNumber('--max-animals', values['max-animals'], 1, 100_000_000)
-  const stateInterval = wholeNumber('--state-interval', values['state-interval'], 100, 86_400_000)
-  const storeIdleMs = wholeNumber('--store-idle-minutes', values['store-idle-minutes'], 1, 10_080) * 60_000
-  const controlCors = values['control-cors'].map(parseOrigin)
-  const hosts = createHostPolicy(values['allowed-host'].map((name) => name.trim()).filter((name) => name !== ''))
-  const pactDir = values['record-pact']
-  if ((pactDir === undefined) !== (values.consumer === undefined)) {
-    throw new CliError('--record-pact <dir> and --consumer <name> go together: the pact is for that consumer')
-  }
-  const recording = values.consumer === undefined ? undefined : recordingOf(values.consumer)
-  const stateFile = values['state-file']
-  if (stateFile !== undefined && values.isolate) {
-    throw new CliError('--state-file cannot be used with --isolate: isolated stores are known by their keys, which are never written to disk')
-  }
-  let pets
-  let saved
-  let ids
+  const config = parseServeArgs(args, env)
+  if (config === 'help') process.stdout.write(SERVE_HELP)
+  else await runServe(config, env)
+}
+
+/** Where the fake starts from: the fixture, and the state file's animals and id reservation when one is kept. */
+type Start = { readonly pets: Pet[]; readonly saved?: Pet[]; readonly ids?: IdReservation }
+
+/** The fake and what stands around it while it serves. */
+type Served = { readonly fake: Fake; readonly site: Handler; readonly control?: Control; readonly writer?: StateWriter; readonly writePact?: () => Promise<PactWritten> }
+
+/** Serves the fake as `config` says; resolves once it has stopped (a signal, or the wrapped command's end). */
+export async function runServe(config: ServeConfig, env: NodeJS.ProcessEnv): Promise<void> {
+  const start = await loadStart(config)
+  const served = assemble(config, start)
+  warnBeyondLoopback(config, served.control)
+  const logOut = createBatchedWriter((text) => process.stdout.write(text))
+  const onExchange = config.quiet ? undefined : createRequestLog({ format: config.logFormat, colour: useColour(process.stdout.isTTY, env), write: logOut.write })
+  const server = await listenOrSay({ app: served.site, port: config.port, host: config.host, ...definedOnly({ onExchange }) })
+  // Ready means ready: the handlers for a graceful stop are in place before the first line (a
+  // wrapped command's, which pass the signals on to it, are set in the same turn as the line).
+  const stopRequested = config.command === undefined ? stopSignal() : undefined
+  const banner = bannerOf(config, start, served, server.url)
+  process.stdout.write(config.logFormat === 'json' ? jsonEvent('listening', banner) : bannerText(banner))
+  const commandExit = config.command === undefined ? await stopRequested?.then(() => 0) : await runCommand(config.command, { ...env, [URL_ENV]: banner.url })
+  await server.close()
+  await stopWriter(served.writer)
+  await writeRecordedPact(served.writePact)
+  logOut.flush()
+  process.stdout.write(config.logFormat === 'json' ? jsonEvent('stopped', {}) : 'animals-mock stopped\n')
+  // A wrapped command's failure decides the exit code first, as start-server-and-test has it.
+  if (commandExit !== undefined && commandExit !== 0) process.exitCode = commandExit
+}
+
+/** Reads the fixture and, when one is kept, the state file; a file that cannot be used is one line. */
+async function loadStart(config: ServeConfig): Promise<Start> {
+  const { stateFile } = config
   try {
-    pets = await loadFixture(values.fixture)
-    if (stateFile !== undefined) {
-      await prepareStateFile(stateFile)
-      saved = await readStateFile(stateFile)
-      ids = createIdReservation(stateFile)
+    const pets = await loadFixture(config.fixture)
+    if (pets.length > config.maxAnimals) {
+      throw new CliError(`--max-animals ${config.maxAnimals} is below the ${pets.length} animals of fixture ${config.fixture}: raise it or pick a smaller fixture`)
     }
+    if (stateFile === undefined) return { pets }
+    await prepareStateFile(stateFile)
+    const saved = await readStateFile(stateFile)
+    if (saved !== undefined && saved.length > config.maxAnimals) {
+      throw new CliError(`state file ${stateFile} holds ${saved.length} animals, more than --max-animals ${config.maxAnimals}`)
+    }
+    return { pets, ...definedOnly({ saved }), ids: createIdReservation(stateFile) }
   } catch (error) {
     if (error instanceof FixtureError || error instanceof StateFileError) throw new CliError(error.message)
     throw error
   }
-  if (pets.length > maxAnimals) {
-    throw new CliError(`--max-animals ${maxAnimals} is below the ${pets.length} animals of fixture ${values.fixture}: raise it or pick a smaller fixture`)
-  }
-  const fake = createFake({
-    pets,
-    keys,
-    isolate: values.isolate,
-    prefer: !values['no-prefer'],
-    maxAnimals,
-    storeIdleMs,
-    // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given
-    ...(ids === undefined ? {} : { ids }),
-    // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given
-    ...(latency === undefined ? {} : { latency }),
-  })
+}
+
+/** The fake from its start, with its state writer, its pact recording, its control API and the site over them. */
+function assemble(config: ServeConfig, start: Start): Served {
+  const { pets, saved, ids } = start
+  const { keys, isolate, prefer, maxAnimals, storeIdleMs, latency, stateFile, pact, controlToken } = config
+  const fake = createFake({ pets, keys, isolate, prefer, maxAnimals, storeIdleMs, ...definedOnly({ ids, latency }) })
   if (saved !== undefined) {
-    if (saved.length > maxAnimals) throw new CliError(`state file ${stateFile} holds ${saved.length} animals, more than --max-animals ${maxAnimals}`)
     try {
       fake.load(saved)
     } catch (error) {
@@ -183,81 +156,38 @@ export async function serve(args: readonly string[], env: NodeJS.ProcessEnv): Pr
       throw error
     }
   }
-  const writer =
-    stateFile === undefined
-      ? undefined
-      : createStateWriter({
-          path: stateFile,
-          store: () => fake.store,
-          intervalMs: stateInterval,
-          onError: (error) => process.stderr.write(`animals-mock: could not write the state file: ${(error as Error).message}\n`),
-        })
-  if (recording !== undefined) fake.observe(recording.record)
-  // --consumer comes only with --record-pact (checked above).
-  const writePact = recording === undefined ? undefined : () => writePactFile(recording, pactDir as string)
-  const control = values['no-control']
-    ? undefined
-    : createControl({
-        fake,
-        // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given
-        ...(writePact === undefined ? {} : { writePact }),
-        // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given
-        ...(controlToken === undefined ? {} : { token: controlToken }),
-        document: readControlOpenApiText(),
-      })
-  // Stryker disable next-line StringLiteral: the pages tell only 'off' and 'token' apart; any other state reads as open
-  const controlState = control === undefined ? 'off' : controlToken === undefined ? 'open' : 'token'
-  const pages = createPages({ keys: fake.keys, control: controlState })
-  // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given
-  const site = createSite({ api: fake, pages, hosts, controlCorsOrigins: controlCors, ...(control === undefined ? {} : { control }) })
-  if (!isLoopback(values.host)) {
-    const where = values.host === '0.0.0.0' || values.host === '::' || values.host === '' ? 'every network interface' : values.host
-    process.stderr.write(
-      `animals-mock: warning: listening on ${where}, not only this machine: anyone who can reach it can use the fake${control === undefined || controlToken !== undefined ? '' : ' and its control API (set --control-token)'}; requests by name need --allowed-host\n`,
-    )
+  const writer = stateFile === undefined ? undefined : createStateWriter({ path: stateFile, store: () => fake.store, intervalMs: config.stateIntervalMs, onError: reportStateWrite })
+  const writePact = pact === undefined ? undefined : recordPact(fake, pact)
+  const control = config.control ? createControl({ fake, document: readControlOpenApiText(), ...definedOnly({ writePact, token: controlToken }) }) : undefined
+  const pages = createPages({ keys: fake.keys, control: control === undefined ? 'off' : controlToken === undefined ? 'open' : 'token' })
+  const site = createSite({ api: fake, pages, hosts: createHostPolicy(config.allowedHosts), controlCorsOrigins: config.controlCors, ...definedOnly({ control }) })
+  return { fake, site, ...definedOnly({ control, writer, writePact }) }
+}
+
+/** Records the fake's traffic as a Pact contract for the consumer; resolves, when asked, with what it wrote. */
+function recordPact(fake: Fake, pact: { readonly dir: string; readonly consumer: string }): () => Promise<PactWritten> {
+  let recording
+  try {
+    recording = createPactRecording(pact.consumer)
+  } catch (error) {
+    throw new CliError(`--consumer: ${(error as Error).message}`)
   }
-  const logOut = createBatchedWriter((text) => process.stdout.write(text))
-  const onExchange = values.quiet
-    ? undefined
-    : createRequestLog({ format: logFormat, colour: useColour(process.stdout.isTTY, env), write: logOut.write })
-  // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given
-  const server = await listenOrSay({ app: site, port, host: values.host, ...(onExchange === undefined ? {} : { onExchange }) })
-  // Ready means ready: the handlers for a graceful stop are in place before the first line (a
-  // wrapped command's, which pass the signals on to it, are set in the same turn as the line).
-  const stopRequested = command === undefined ? stopSignal() : undefined
-  const banner = {
-    url: `${server.url}${API_BASE}`,
-    animals: fake.isolated ? pets.length : fake.store.size,
-    from: saved === undefined ? `fixture ${values.fixture}` : `state file ${stateFile}`,
-    isolate: values.isolate,
-    accepts: describeKeys(fake.keys),
-    docs: `${server.url}${PAGE_PATHS.docs}`,
-    dashboard: control === undefined ? null : `${server.url}${PAGE_PATHS.dashboard}`,
-    openapi: `${server.url}${PAGE_PATHS.openapiYaml}`,
-    control: control === undefined ? null : `${server.url}${CONTROL_BASE}`,
-    controlToken: controlToken !== undefined,
-  }
-  process.stdout.write(logFormat === 'json' ? jsonEvent('listening', banner) : bannerText(banner))
-  const commandExit = command === undefined ? await stopRequested?.then(() => 0) : await runCommand(command, { ...env, [URL_ENV]: banner.url })
-  await server.close()
+  fake.observe(recording.record)
+  const recorded = recording
+  return () => writePactFile(recorded, pact.dir)
+}
+
+function reportStateWrite(error: unknown): void {
+  process.stderr.write(`animals-mock: could not write the state file: ${(error as Error).message}\n`)
+}
+
+/** The last write of the state file, on shutdown; a failure is said and makes the exit code 1. */
+async function stopWriter(writer: StateWriter | undefined): Promise<void> {
   try {
     await writer?.stop()
   } catch (error) {
-    process.stderr.write(`animals-mock: could not write the state file: ${(error as Error).message}\n`)
+    reportStateWrite(error)
     process.exitCode = 1
-  }
-  await writeRecordedPact(writePact)
-  logOut.flush()
-  process.stdout.write(logFormat === 'json' ? jsonEvent('stopped', {}) : 'animals-mock stopped\n')
-  // A wrapped command's failure decides the exit code first, as start-server-and-test has it.
-  if (commandExit !== undefined && commandExit !== 0) process.exitCode = commandExit
-}
-
-function recordingOf(consumer: string): PactRecording {
-  try {
-    return createPactRecording(consumer)
-  } catch (error) {
-    throw new CliError(`--consumer: ${(error as Error).message}`)
   }
 }
 
@@ -270,6 +200,32 @@ async function writeRecordedPact(writePact: (() => Promise<PactWritten>) | undef
   } catch (error) {
     process.stderr.write(`animals-mock: could not write the pact: ${(error as Error).message}\n`)
     process.exitCode = 1
+  }
+}
+
+function warnBeyondLoopback(config: ServeConfig, control: Control | undefined): void {
+  const { host } = config
+  if (isLoopback(host)) return
+  const where = host === '0.0.0.0' || host === '::' || host === '' ? 'every network interface' : host
+  const controlOpen = control !== undefined && config.controlToken === undefined
+  process.stderr.write(
+    `animals-mock: warning: listening on ${where}, not only this machine: anyone who can reach it can use the fake${controlOpen ? ' and its control API (set --control-token)' : ''}; requests by name need --allowed-host\n`,
+  )
+}
+
+function bannerOf(config: ServeConfig, start: Start, served: Served, origin: string): Banner {
+  const { fake, control } = served
+  return {
+    url: `${origin}${API_BASE}`,
+    animals: fake.isolated ? start.pets.length : fake.store.size,
+    from: start.saved === undefined ? `fixture ${config.fixture}` : `state file ${config.stateFile}`,
+    isolate: config.isolate,
+    accepts: describeKeys(fake.keys),
+    docs: `${origin}${PAGE_PATHS.docs}`,
+    dashboard: control === undefined ? null : `${origin}${PAGE_PATHS.dashboard}`,
+    openapi: `${origin}${PAGE_PATHS.openapiYaml}`,
+    control: control === undefined ? null : `${origin}${CONTROL_BASE}`,
+    controlToken: config.controlToken !== undefined,
   }
 }
 
@@ -306,38 +262,4 @@ function jsonEvent(event: 'listening' | 'stopped', fields: object): string {
 
 function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}$/.test(host)
-}
-
-function parseOrigin(text: string): string {
-  let url: URL
-  try {
-    url = new URL(text)
-  } catch {
-    throw new CliError(`--control-cors needs a web origin such as http://localhost:5173, not "${text}"`)
-  }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== text.replace(/\/$/, '')) {
-    throw new CliError(`--control-cors needs a web origin such as http://localhost:5173 (scheme, host and port only), not "${text}"`)
-  }
-  return url.origin
-}
-
-function wholeNumber(flag: string, text: string, min: number, max: number): number {
-  const value = /^[0-9]{1,12}$/.test(text) ? Number(text) : Number.NaN
-  if (!(value >= min && value <= max)) throw new CliError(`${flag} must be a whole number from ${min} to ${max}, not "${text}"`)
-  return value
-}
-
-function parseLogFormat(text: string): LogFormat {
-  if (text === 'text' || text === 'json') return text
-  throw new CliError(`--log-format must be text or json, not "${text}"`)
-}
-
-function parseLatencyOption(text: string): { ms: number } | { minMs: number; maxMs: number } {
-  const match = /^([0-9]{1,6})(?:-([0-9]{1,6}))?$/.exec(text)
-  const [low, high] = [Number(match?.[1]), match?.[2] === undefined ? undefined : Number(match[2])]
-  // Stryker disable next-line ConditionalExpression: with no range high is undefined, and undefined < low or > 300000 is false
-  if (match === null || low > MAX_DELAY_MS || (high !== undefined && (high < low || high > MAX_DELAY_MS))) {
-    throw new CliError(`--latency must be milliseconds (250) or a range (100-900) up to ${MAX_DELAY_MS}, not "${text}"`)
-  }
-  return high === undefined ? { ms: low } : { minMs: low, maxMs: high }
 }

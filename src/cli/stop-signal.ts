@@ -25,7 +25,6 @@ export async function listenOrSay(options: ServerOptions & { readonly host: stri
   try {
     return await startServer({ ...options, host: options.host.replace(/^\[(.*)\]$/, '$1') })
   } catch (error) {
-    // Stryker disable next-line ConditionalExpression: startServer rejects with a ListenError only, and the port is checked before
     if (error instanceof ListenError) throw new CliError(error.message)
     throw error
   }

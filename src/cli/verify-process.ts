@@ -24,12 +24,9 @@ export type VerifierRun = { readonly reply: WorkerReply; readonly log: string }
  */
 export async function runVerifierProcess(request: WorkerRequest, env: NodeJS.ProcessEnv, worker: string = WORKER): Promise<VerifierRun> {
   const withBroker = request.options.broker !== undefined
-  // Stryker disable next-line ArrayDeclaration: the worker reads no arguments
   const child = fork(worker, [], { env: workerEnv(env, withBroker), stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
   const chunks: Buffer[] = []
-  // Stryker disable next-line OptionalChaining: stdio 'pipe' gives the child both streams
   child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk))
-  // Stryker disable next-line OptionalChaining: stdio 'pipe' gives the child both streams
   child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk))
   let received: WorkerReply | undefined
   child.on('message', (message: WorkerReply) => {

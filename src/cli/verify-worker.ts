@@ -9,8 +9,6 @@ export type WorkerReply = { readonly ok: true; readonly report: VerificationRepo
 // Pact's verifier prints its own report straight to this process's stdout, from native code; a
 // worker process of its own is the one way `verify` keeps its output readable.
 function reply(message: WorkerReply, end: () => void = () => process.exit(0)): void {
-  // Stryker disable next-line BlockStatement: without an IPC channel no message comes, so nothing calls reply
-  // Stryker disable next-line ConditionalExpression: verify always forks the worker with an IPC channel; this guards running it by hand
   if (process.send === undefined) {
     process.exitCode = 2
     return

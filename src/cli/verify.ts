@@ -24,6 +24,7 @@ import {
 import { type PactSources, parsePactSources } from './pact-sources.js'
 import { publishingError, runVerifierProcess } from './verify-process.js'
 import { DEPRECATED_GET_PET } from '../spec/animals-service.js'
+import { definedOnly } from '../service/defined-only.js'
 
 /** The text of `animals-mock verify --help`. */
 export const VERIFY_HELP = `Usage: animals-mock verify --base-url <url> [options]
@@ -131,10 +132,8 @@ async function run(args: readonly string[], env: NodeJS.ProcessEnv): Promise<num
     apiKey,
     marker,
     timeoutMs,
-    // Stryker disable next-line ConditionalExpression: no pact URLs reads as none given
     ...(pactUrls.length === 0 ? {} : { pactUrls }),
-    // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given
-    ...(broker === undefined ? {} : { broker }),
+    ...definedOnly({ broker }),
   }
   const { reply, log } = await runVerifierProcess({ options }, env)
   if (values.verbose) output.err(log)
@@ -162,8 +161,7 @@ async function checkReachable(
   const deployment = await checkDeployment({ baseUrl, apiKey, timeoutMs, keySource: VERIFY_KEY_ENV })
   if (!deployment.ok) throw new CliError(deployment.error)
   if (sources.broker === undefined) return
-  // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given
-  const broker = await checkBroker({ brokerUrl: sources.broker.url, timeoutMs, ...(token === undefined ? {} : { token }) })
+  const broker = await checkBroker({ brokerUrl: sources.broker.url, timeoutMs, ...definedOnly({ token }) })
   if (!broker.ok) throw new CliError(broker.error)
 }
 
@@ -184,8 +182,7 @@ async function warningsOf(sources: PactSources, token: string | undefined, timeo
   const pacts = await readLocalPacts(sources.pactUrls)
   if (sources.broker !== undefined) {
     try {
-      // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given
-      pacts.push(...(await fetchBrokerPacts({ broker: sources.broker, timeoutMs, ...(token === undefined ? {} : { token }) })))
+      pacts.push(...(await fetchBrokerPacts({ broker: sources.broker, timeoutMs, ...definedOnly({ token }) })))
     } catch (error) {
       output.err(`animals-mock verify: could not read the broker's pacts for deprecation warnings: ${(error as Error).message}\n`)
     }

@@ -1,20 +1,20 @@
-// Built at each call, not when the module loads: a mutation run can change only what runs while
-// a test does, and the test that lists every code then meets each phrase. Own keys only, so a code
-// named like an object's property (`toString`) is as unknown as any other.
+/** The phrase for each connection error code fetch (undici) and node:http report. */
+const CAUSES: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host not found (DNS)',
+  EAI_AGAIN: 'host not found (DNS lookup failed)',
+  ECONNRESET: 'connection reset',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'connection timed out',
+  UND_ERR_SOCKET: 'connection closed',
+  UND_ERR_HEADERS_TIMEOUT: 'no answer in time',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+}
+
+// Own keys only, so a code named like an object's property (`toString`) is as unknown as any other.
 function causeOf(code: string): string | undefined {
-  const causes: Readonly<Record<string, string>> = {
-    ECONNREFUSED: 'connection refused',
-    ENOTFOUND: 'host not found (DNS)',
-    EAI_AGAIN: 'host not found (DNS lookup failed)',
-    ECONNRESET: 'connection reset',
-    EHOSTUNREACH: 'host unreachable',
-    ENETUNREACH: 'network unreachable',
-    ETIMEDOUT: 'connection timed out',
-    UND_ERR_SOCKET: 'connection closed',
-    UND_ERR_HEADERS_TIMEOUT: 'no answer in time',
-    UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
-  }
-  return Object.hasOwn(causes, code) ? causes[code] : undefined
+  return Object.hasOwn(CAUSES, code) ? CAUSES[code] : undefined
 }
 
 /**

@@ -9,10 +9,10 @@ export function readOpenApiText(): string {
   return readFileSync(OPENAPI_FILE, 'utf8')
 }
 
-/**
- * The control API's own document, `contracts/control.openapi.yaml`, as text. Its path is worked
- * out at each call, so a test in this process meets a planted change (docs/contributing.md).
- */
+/** Where the control API's own document lives: `contracts/control.openapi.yaml`. */
+export const CONTROL_OPENAPI_FILE = fileURLToPath(new URL('../../contracts/control.openapi.yaml', import.meta.url))
+
+/** The control API's own document as text. */
 export function readControlOpenApiText(): string {
-  return readFileSync(fileURLToPath(new URL('../../contracts/control.openapi.yaml', import.meta.url)), 'utf8')
+  return readFileSync(CONTROL_OPENAPI_FILE, 'utf8')
 }

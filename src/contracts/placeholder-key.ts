@@ -5,3 +5,6 @@
  * (node:path) cannot go.
  */
 export const API_KEY_PLACEHOLDER = 'pact-placeholder-api-key'
+
+/** The key no service accepts: what the pacts' invalid-key interactions and parity's probes send. */
+export const INVALID_KEY = 'not-a-valid-key'

@@ -1,7 +1,7 @@
 import type { ForcedRule, ForcedRuleSpec } from '../fake/forced.js'
 import type { JournalEntry } from '../fake/journal.js'
 import type { LatencySpec } from '../fake/latency.js'
-import { type PetStatus } from '../spec/animals-service.js'
+import type { PetStatus } from '../spec/animals-service.js'
 
 /** An animal as the control API sends it; ids past 2^53 lose precision in the browser. */
 export type WirePet = { readonly id: number; readonly name: string; readonly categoryId: number; readonly status?: PetStatus }

@@ -1,7 +1,7 @@
 import type { AnimalsPage, ControlClient } from './control-client.js'
 import { byTestId, element, tableBody } from './dom.js'
 import { describeCounts, describePage } from './format.js'
-import { type PetStatus } from '../spec/animals-service.js'
+import type { PetStatus } from '../spec/animals-service.js'
 
 /** The animals of the chosen store, a page at a time, filtered by status. */
 export type StorePanel = { refresh(): Promise<void> }

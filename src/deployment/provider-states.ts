@@ -2,7 +2,7 @@ import { type AnimalsClient, createAnimalsClient } from '../client/client.js'
 import { markName } from './run-marker.js'
 import { isPetStatus, LIMIT } from '../spec/animals-service.js'
 
-import { type NewPet, type PetStatus } from '../spec/animals-service.js'
+import type { NewPet, PetStatus } from '../spec/animals-service.js'
 /**
  * The provider states the pacts use, as sentences. Each is met through the public API alone, so a
  * deployment without a control API (staging) can meet them as well as the fake.
@@ -76,12 +76,10 @@ function fetchOf(options: ProviderStateOptions): typeof fetch {
 type AnimalsParams = { readonly atLeast: number; readonly status?: PetStatus }
 
 async function ensureAnimals(client: AnimalsClient, params: AnimalsParams, mark: (name: string) => string): Promise<void> {
-  // Stryker disable next-line ConditionalExpression: listPets sends no status for one given as undefined
   const query = params.status === undefined ? { limit: params.atLeast } : { limit: params.atLeast, status: params.status }
   const existing = (await client.listPets(query)).length
   for (let i = existing; i < params.atLeast; i++) {
     const name = mark(`Pact animal ${i + 1}`)
-    // Stryker disable next-line ConditionalExpression: JSON.stringify leaves a status of undefined out of the body
     await client.createPet(params.status === undefined ? { name, categoryId: 1 } : { name, categoryId: 1, status: params.status })
   }
 }
@@ -98,17 +96,14 @@ function parseAnimalParams(params: unknown): NewPet {
     throw new TypeError(`"${PROVIDER_STATES.animalExists}" needs a string name, an integer categoryId and a PetStatus or no status`)
   }
   const animal = { name, categoryId: categoryId as number }
-  // Stryker disable next-line ConditionalExpression: JSON.stringify leaves a status of undefined out of the body
   return status === undefined ? animal : { ...animal, status }
 }
 
 function parseAnimalsParams(params: unknown): AnimalsParams {
   const { atLeast, status } = paramsOf(params, PROVIDER_STATES.animalsExist)
-  // Stryker disable next-line ConditionalExpression: Number.isInteger refuses what is not a number alike; typeof only narrows the type
   if (typeof atLeast !== 'number' || !Number.isInteger(atLeast) || atLeast < LIMIT.min || atLeast > LIMIT.max) {
     throw new TypeError(`"${PROVIDER_STATES.animalsExist}" needs atLeast, an integer from 1 to 100`)
   }
   if (status !== undefined && !isPetStatus(status)) throw new TypeError(`"${PROVIDER_STATES.animalsExist}" needs a PetStatus or no status`)
-  // Stryker disable next-line ConditionalExpression: ensureAnimals reads a status of undefined as none
   return status === undefined ? { atLeast } : { atLeast, status }
 }

@@ -110,7 +110,6 @@ export function createApp(options: AppOptions): App {
     handle(request) {
       const route = matchRoute(request.path)
       if (request.method === 'OPTIONS') {
-        // Stryker disable next-line BooleanLiteral: a preflight is neither journaled nor recorded, so nothing reads its flag
         return { reply: preflight(route, request.headers), tenant: undefined, forced: false }
       }
       const exchange = dispatch(route, request)
@@ -118,10 +117,8 @@ export function createApp(options: AppOptions): App {
       if (isDropped(reply)) return exchange
       // Every answer of the deprecated operation says so, its errors included.
       const isGetPet = route?.kind === 'pet' && (request.method === 'GET' || request.method === 'HEAD')
-      // Stryker disable next-line StringLiteral: adding the deprecation headers again gives the same headers
       const signalled = isGetPet && !('deprecation' in reply.headers) ? withDeprecation(reply, request.basePath) : reply
       const answered = request.method === 'HEAD' ? withoutBody(signalled) : signalled
-      // Stryker disable next-line ConditionalExpression: a copy with the same reply
       return answered === reply ? exchange : { ...exchange, reply: answered }
     },
   }
@@ -161,7 +158,6 @@ function createListQueryCache(): (search: string) => Result<ListQuery, ApiError>
     let query = parsed.get(search)
     // Stryker disable next-line ConditionalExpression: a cache; a query parsed again gives the same answer
     if (query === undefined) {
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: when the cache empties bounds memory only; answers are the same
       if (parsed.size >= LIST_QUERIES_KEPT) parsed.clear()
       query = parseListQuery(new URLSearchParams(search))
       parsed.set(search, query)

@@ -9,7 +9,7 @@ import { isJsonContentType, parseJsonBody } from '../service/json-body.js'
 import { parseLatency, toLatencySpec } from './latency.js'
 import { parseSeedRequest } from './seed-request.js'
 import { isPetStatus, type PetStatus } from '../spec/animals-service.js'
-import { type Int64 } from '../spec/animals-service.js'
+import type { Int64 } from '../spec/animals-service.js'
 
 /** Where the control API lives: one reserved prefix outside `/v1`. */
 export const CONTROL_BASE = '/__control'
@@ -145,7 +145,6 @@ export function createControl(options: ControlOptions): Control {
   // the control API needs one of those keys too.
   function refuseCredential(request: PlainRequest): PlainResponse | undefined {
     if (token !== undefined) {
-      // Stryker disable next-line StringLiteral: a missing header is refused whatever string stands in for it
       if (constantTimeEqual(request.headers[CONTROL_TOKEN_HEADER] ?? '', token)) return undefined
       return toErrorResponse(apiError('unauthorized', 'The control API needs the control token in X-Control-Token.'))
     }
@@ -202,7 +201,6 @@ export function createControl(options: ControlOptions): Control {
       try {
         return await route(request, scope.value)
       } catch (error) {
-        // Stryker disable next-line ConditionalExpression: the routes throw FakeInputError only
         if (error instanceof FakeInputError) return toErrorResponse(error.apiError)
         throw error
       }
@@ -253,7 +251,6 @@ function readJson(request: PlainRequest, expected: string): unknown {
 function readJsonBytes(request: PlainRequest, expected: string): Uint8Array {
   const { body } = request
   if (body === undefined || body.byteLength === 0) throw new FakeInputError(apiError('missing_body', `A request body is required: ${expected}.`))
-  // Stryker disable next-line StringLiteral: a missing Content-Type is refused whatever string stands in for it
   if (!isJsonContentType(request.headers['content-type'] ?? '')) {
     throw new FakeInputError(apiError('unsupported_content_type', 'The body must be sent with Content-Type: application/json (UTF-8).'))
   }

@@ -10,8 +10,9 @@ import { type LatencySpec, NO_LATENCY, parseLatency, pickDelay, toLatencySpec } 
 import { parseSnapshotGradually } from './snapshot.js'
 import type { IdReservation, Store } from '../service/store.js'
 import { createTenants, type Tenant } from './tenants.js'
-import { type NewPet, type Pet, type PetStatus } from '../spec/animals-service.js'
-import { type Int64 } from '../spec/animals-service.js'
+import type { NewPet, Pet, PetStatus } from '../spec/animals-service.js'
+import type { Int64 } from '../spec/animals-service.js'
+import { definedOnly } from '../service/defined-only.js'
 
 /** Options of `seed`: the generator's seed (random when absent) and status weights. */
 export type SeedOptions = {
@@ -150,22 +151,9 @@ export function createFakeService(options: FakeOptions, environment: FakeEnviron
   const { now, random, generate, pause } = environment
   const keys = createKeyPolicy(options.keys ?? [])
   const isolate = options.isolate ?? false
-  const budget = createBudget({
-    ...(options.maxAnimals === undefined ? {} : { maxAnimals: options.maxAnimals }),
-    ...(options.maxTextChars === undefined ? {} : { maxTextChars: options.maxTextChars }),
-    ...(options.maxCacheChars === undefined ? {} : { maxCacheChars: options.maxCacheChars }),
-  })
-  const tenants = createTenants({
-    fixture: options.pets ?? [],
-    isolate,
-    budget,
-    now,
-    // Stryker disable ConditionalExpression: createTenants reads an option given as undefined as one not given
-    ...(options.maxTenants === undefined ? {} : { maxTenants: options.maxTenants }),
-    ...(options.storeIdleMs === undefined ? {} : { idleMs: options.storeIdleMs }),
-    ...(options.ids === undefined ? {} : { ids: options.ids }),
-    // Stryker restore ConditionalExpression
-  })
+  const { maxAnimals, maxTextChars, maxCacheChars, maxTenants, storeIdleMs: idleMs, ids } = options
+  const budget = createBudget(definedOnly({ maxAnimals, maxTextChars, maxCacheChars }))
+  const tenants = createTenants({ fixture: options.pets ?? [], isolate, budget, now, ...definedOnly({ maxTenants, idleMs, ids }) })
   const forced = createForcedRules()
   const journal = createJournal(options.journalSize)
   let latency = options.latency === undefined ? NO_LATENCY : orThrow(parseLatency(options.latency))
@@ -179,27 +167,12 @@ export function createFakeService(options: FakeOptions, environment: FakeEnviron
       },
       reset: resetIt,
       async seed(count, seedOptions = {}) {
-        const { store } = tenant()
         if (!Number.isSafeInteger(count) || count < 0) {
           throw new FakeInputError(apiError('invalid_body', 'The count must be a whole number.'))
         }
         if (budget.used.animals + count > budget.limits.maxAnimals) throw budgetFull(budget, count)
         const seed = seedOptions.seed ?? Math.floor(random() * 2 ** 32)
-        const next = await generate({ ...seedOptions, seed })
-        const reserved = store.reserveIds(count)
-        if (!reserved.ok) throw new FakeInputError(reserved.error)
-        let firstId: Int64 | null = null
-        let lastId: Int64 | null = null
-        for (let added = 0; added < count; added++) {
-          // A chunk takes a few milliseconds; between chunks the API answers.
-          if (added > 0 && added % SEED_CHUNK === 0) await pause()
-          const result = store.create(next())
-          // What was added stays (creations of the API may sit between its ids): the answer says so.
-          if (!result.ok) throw new FakeInputError(added === 0 ? result.error : seedStopped(result.error, { added, count, firstId, lastId }))
-          lastId = result.value.pet.id
-          firstId ??= lastId
-        }
-        return { added: count, firstId, lastId }
+        return seedInto(tenant().store, count, await generate({ ...seedOptions, seed }), pause)
       },
       snapshot: () => [...tenant().store.all()],
       load(pets) {
@@ -226,7 +199,6 @@ export function createFakeService(options: FakeOptions, environment: FakeEnviron
     if (isolate) throw new FakeInputError(apiError('invalid_body', 'Under isolation each key has its own store: use forKey(key).'))
     return tenants.shared
   }
-  // Stryker disable next-line ArrowFunction: the fake's own reset below, which takes pets, stands in for this one
   const shared = controlsOf(sharedTenant, () => tenants.reset())
 
   return {
@@ -294,6 +266,26 @@ export function createFakeService(options: FakeOptions, environment: FakeEnviron
 
 /** Animals a seed makes between pauses: a few milliseconds of work. */
 const SEED_CHUNK = 2000
+
+/**
+ * Adds `count` animals from `next` to the store, their ids reserved in one go first, pausing
+ * between chunks so that the API answers meanwhile.
+ */
+async function seedInto(store: Store, count: number, next: () => NewPet, pause: () => Promise<void>): Promise<SeedResult> {
+  const reserved = store.reserveIds(count)
+  if (!reserved.ok) throw new FakeInputError(reserved.error)
+  let firstId: Int64 | null = null
+  let lastId: Int64 | null = null
+  for (let added = 0; added < count; added++) {
+    if (added > 0 && added % SEED_CHUNK === 0) await pause()
+    const result = store.create(next())
+    // What was added stays (creations of the API may sit between its ids): the answer says so.
+    if (!result.ok) throw new FakeInputError(added === 0 ? result.error : seedStopped(result.error, { added, count, firstId, lastId }))
+    lastId = result.value.pet.id
+    firstId ??= lastId
+  }
+  return { added: count, firstId, lastId }
+}
 
 function checkRule(spec: ForcedRuleSpec): ForcedRuleSpec {
   return orThrow(parseForcedRule(spec))

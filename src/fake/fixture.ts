@@ -2,7 +2,7 @@ import { parse } from 'lossless-json'
 import { fail, ok, type Result } from '../service/http.js'
 import { parseJsonNumber } from '../service/json-body.js'
 import { parsePet, toPetJson } from '../service/pets.js'
-import { type Pet } from '../spec/animals-service.js'
+import type { Pet } from '../spec/animals-service.js'
 
 /**
  * Reads a fixture: a JSON array of Pet records, the same shape `GET /pets` answers. Every record is

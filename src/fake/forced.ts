@@ -2,6 +2,7 @@ import { type ApiError, apiError, errorBody, FakeInputError } from '../service/e
 import { type DroppedConnection, fail, JSON_HEADERS, ok, type PlainRequest, type PlainResponse, type Result } from '../service/http.js'
 import { isWholeNumber } from '../service/whole-number.js'
 import { MAX_DELAY_MS } from './latency.js'
+import { definedOnly } from '../service/defined-only.js'
 
 /** What a test asks for: which requests, how many times, and what they get instead. */
 export type ForcedRuleSpec = {
@@ -117,9 +118,8 @@ export function createForcedRules(): ForcedRules {
         id: lastId,
         tenant,
         ...spec,
-        // Stryker disable next-line ConditionalExpression: a method: undefined key is dropped from JSON and matches every method alike
-        ...(method === undefined ? {} : { method }),
-        ...(spec.times === undefined ? {} : { remaining: spec.times }),
+        ...definedOnly({ method }),
+        ...definedOnly({ remaining: spec.times }),
       }
       rules.push({ ...rule, segments: spec.path?.split('/') })
       return rule

@@ -116,7 +116,6 @@ export function createJournal(capacity = 1000): Journal {
         body: body === undefined ? undefined : bodies.intern(body.subarray(0, BODY_LIMIT), copyBytes),
       }
       // Filling up, entries are pushed in order; once full, `next` is the oldest, overwritten next.
-      // Stryker disable next-line ConditionalExpression: while filling, next is ring.length, so setting ring[next] is a push
       if (ring.length < capacity) ring.push(stored)
       else {
         ring[next] = stored
@@ -125,7 +124,6 @@ export function createJournal(capacity = 1000): Journal {
     },
     entries(filter = {}) {
       const matching = chronological().filter((entry) => matches(entry, filter))
-      // Stryker disable next-line ConditionalExpression: slice(-undefined) is slice(0), the whole list
       const limited = filter.limit === undefined ? matching : matching.slice(-filter.limit)
       return limited.map((entry) => toEntry(entry, decoder))
     },
@@ -136,12 +134,10 @@ export function createJournal(capacity = 1000): Journal {
   }
 
   function chronological(): Stored[] {
-    // Stryker disable next-line ConditionalExpression: rotated by 0, the ring is the same list
     return next === 0 ? ring : [...ring.slice(next), ...ring.slice(0, next)]
   }
 }
 
-// Stryker disable all: interning saves memory only. A lookup or comparator that wrongly says
 // "different" keeps a copy, which no answer shows; one that wrongly says "same" shows in the
 // journal's tests, but a directive cannot tell the two kinds apart on a line.
 /** How many distinct recent values each kind of field remembers. */
@@ -192,7 +188,6 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
   return true
 }
-// Stryker restore all
 
 // The request's body belongs to the transport, which may reuse its memory (and Node's Buffer,
 // whose slice() is a view of a shared 8 KiB slab, would keep the whole slab alive).
@@ -204,7 +199,6 @@ function matches(entry: Stored, filter: JournalFilter): boolean {
   if (filter.method !== undefined && entry.method !== filter.method.toUpperCase()) return false
   if (filter.status !== undefined && entry.status !== filter.status) return false
   if (filter.tenant !== undefined && entry.tenant !== filter.tenant) return false
-  // Stryker disable next-line ConditionalExpression: seq <= undefined is false
   if (filter.since !== undefined && entry.seq <= filter.since) return false
   if (filter.path !== undefined && entry.path !== filter.path && `${entry.basePath}${entry.path}` !== filter.path) return false
   return true

@@ -24,7 +24,6 @@ export function preferredAnswer(header: string | undefined, operation: Operation
     codes.add(rest.join('=').trim().replace(/^"(.*)"$/, '$1'))
   }
   if (codes.size === 0) return undefined
-  // Stryker disable next-line StringLiteral: codes has one entry at least here; the default only satisfies the type
   const [code = ''] = codes
   const { success } = OPERATIONS[operation]
   const usage = `use ${success}, or an error status from 400 to 599`

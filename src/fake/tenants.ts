@@ -2,7 +2,8 @@ import type { Budget } from '../service/budget.js'
 import { type ApiError, apiError } from '../service/errors.js'
 import { fail, ok, type Result } from '../service/http.js'
 import { type AnimalSet, createStore, type IdReservation, prepareAnimals, type Store } from '../service/store.js'
-import { type Pet } from '../spec/animals-service.js'
+import type { Pet } from '../spec/animals-service.js'
+import { definedOnly } from '../service/defined-only.js'
 
 /** One store and the name the journal and dashboard show for it (never the key). */
 export type Tenant = { readonly label: string; readonly store: Store }
@@ -59,8 +60,7 @@ export function createTenants(options: TenantsOptions): Tenants {
   // Serialised once: every store made from the fixture shares its JSON texts.
   let fixture: AnimalSet = prepareAnimals(options.fixture)
   const newStore = (): Store => createStore({ initial: fixture, budget })
-  const newShared = (): Store => createStore({ initial: fixture, budget, ...(options.ids === undefined ? {} : { ids: options.ids }) })
-  // Stryker disable next-line ObjectLiteral: under isolation the shared store answers no request
+  const newShared = (): Store => createStore({ initial: fixture, budget, ...definedOnly({ ids: options.ids }) })
   let shared: Tenant = { label: sharedLabel, store: options.isolate ? createStore({ initial: fixture }) : newShared() }
   // Every request asks for its store: without isolation the answer is always this one, made once.
   let sharedResult = ok(shared)
@@ -91,10 +91,8 @@ export function createTenants(options: TenantsOptions): Tenants {
       if (!options.isolate) return sharedResult
       const at = now()
       // A sweep costs a walk over the stores: at most once a minute, or when a slot is wanted.
-      // Stryker disable next-line ConditionalExpression: sweeping more often drops the same idle stores
       if (at >= nextSweep) {
         dropIdle(at)
-        // Stryker disable next-line ArithmeticOperator: sweeping more often drops the same idle stores
         nextSweep = at + Math.min(idleMs, 60_000)
       }
       const known = byToken.get(token)

@@ -3,7 +3,7 @@ import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseFixture } from '../fake/fixture.js'
 import { SHIPPED_FIXTURES } from '../seed/shipped-fixtures.js'
-import { type Pet } from '../spec/animals-service.js'
+import type { Pet } from '../spec/animals-service.js'
 
 /** The folder of the fixtures shipped with the package. */
 export const FIXTURES_DIR = fileURLToPath(new URL('../../fixtures/', import.meta.url))

@@ -63,7 +63,6 @@ class InTheWay extends Error {}
 
 /** Writes a pact document of these interactions, sorted, through a new temporary file; resolves with their number. */
 async function writeDocument(file: string, consumer: string, unsorted: readonly PactInteraction[]): Promise<number> {
-  // Stryker disable next-line EqualityOperator: descriptions are map keys, never equal
   const interactions = [...unsorted].sort((a, b) => (a.description < b.description ? -1 : 1))
   const document = {
     consumer: { name: consumer },
@@ -74,7 +73,6 @@ async function writeDocument(file: string, consumer: string, unsorted: readonly 
   // A new file of an unpredictable name: a link planted in a shared folder is never followed.
   const temporary = `${file}.${randomBytes(8).toString('hex')}.tmp`
   try {
-    // Stryker disable next-line ObjectLiteral,StringLiteral: no file or link waits at a name of 16 random hex digits; wx makes sure (an emptied text is killed)
     await writeFile(temporary, `${JSON.stringify(sortedKeys(document), null, 2)}\n`, { flag: 'wx' })
     await rename(temporary, file)
   } catch (error) {
@@ -87,7 +85,6 @@ async function writeDocument(file: string, consumer: string, unsorted: readonly 
 async function existingInteractions(file: string): Promise<PactInteraction[]> {
   let text: string
   try {
-    // Stryker disable next-line StringLiteral: without an encoding readFile gives a Buffer, which JSON.parse reads as the same UTF-8 text
     text = await readFile(file, 'utf8')
   } catch {
     return []
@@ -159,6 +156,5 @@ function isRunning(pid: number): boolean {
 function sortedKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortedKeys)
   if (typeof value !== 'object' || value === null) return value
-  // Stryker disable next-line EqualityOperator: an object's keys are never equal
   return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, inner]) => [key, sortedKeys(inner)]))
 }

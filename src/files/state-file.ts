@@ -5,8 +5,8 @@ import { basename, dirname, join } from 'node:path'
 import { parseFixture } from '../fake/fixture.js'
 import { compareInt64, nextInt64, parseInt64Text, toInt64 } from '../service/int64.js'
 import type { IdReservation, Store } from '../service/store.js'
-import { type Pet } from '../spec/animals-service.js'
-import { type Int64 } from '../spec/animals-service.js'
+import type { Pet } from '../spec/animals-service.js'
+import type { Int64 } from '../spec/animals-service.js'
 
 /** Thrown when a state file exists but cannot be used; the start stops and the file is left alone. */
 export class StateFileError extends Error {
@@ -41,7 +41,6 @@ export async function prepareStateFile(path: string): Promise<void> {
   try {
     const file = await open(probe, 'wx')
     await file.close()
-    // Stryker disable next-line ObjectLiteral,BooleanLiteral: the probe was made two lines up, so force has nothing to forgive
     await rm(probe, { force: true })
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
@@ -101,7 +100,6 @@ export function createIdReservation(path: string): IdReservation {
 function readCeiling(file: string): Int64 {
   let text: string
   try {
-    // Stryker disable next-line StringLiteral: without an encoding readFileSync gives a Buffer, which JSON.parse reads as the same UTF-8 text
     text = readFileSync(file, 'utf8')
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 1
@@ -184,7 +182,6 @@ export function createStateWriter(options: StateWriterOptions): StateWriter {
     } catch (error) {
       // Also when the rename fails (a folder, or a bind mount, in the state file's place): each
       // interval would otherwise leave a temporary the size of the store behind.
-      // Stryker disable next-line ObjectLiteral,BooleanLiteral: open made the temporary before the try, and nothing else removes it
       await rm(temporary, { force: true })
       throw error
     }

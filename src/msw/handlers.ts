@@ -1,5 +1,5 @@
 import { delay, http, HttpResponse, type HttpHandler } from 'msw'
-import { internalError } from '../service/errors.js'
+import { INTERNAL_ERROR } from '../service/errors.js'
 import { type Handler, isDropped, type PlainRequest, type Reply } from '../service/http.js'
 import { createFake, type Fake } from '../fake.js'
 import { type RecordPactOptions, recordingFor } from '../recording/pact-recording.js'
@@ -48,7 +48,7 @@ export function createHandlers(options: HandlersOptions): HttpHandler[] {
       reply = await fake.handle(await toPlainRequest(request, base))
     } catch (error) {
       onError(error)
-      reply = internalError()
+      reply = INTERNAL_ERROR
     }
     return toResponse(reply, request.method)
   })
@@ -97,7 +97,6 @@ const LONGEST_DELAY_MS = 2_147_483_647
 const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([204, 205, 304])
 
 async function toResponse(reply: Reply, method: string): Promise<Response> {
-  // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: msw's delay of 0 or NaN is no delay
   if (reply.delayMs !== undefined && reply.delayMs > 0) await delay(Math.min(reply.delayMs, LONGEST_DELAY_MS))
   if (isDropped(reply)) return HttpResponse.error()
   const hasBody = method !== 'HEAD' && !NULL_BODY_STATUSES.has(reply.status) // an undefined body is no body too

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { apiError, internalError, toErrorResponse } from '../service/errors.js'
+import { apiError, INTERNAL_ERROR, toErrorResponse } from '../service/errors.js'
 import { type Fields, type Handler, isDropped, type PlainRequest, type PlainResponse, type Reply } from '../service/http.js'
 import { MAX_BODY_BYTES } from '../service/json-body.js'
 
@@ -88,7 +88,6 @@ type Exchanging = {
 function receive(server: ServerContext, req: IncomingMessage, res: ServerResponse): void {
   // Node's own req.headers is built lazily; reading it as well would build the headers twice.
   const headers = joinedHeaders(req.rawHeaders, server.lowerNames)
-  // Stryker disable next-line ConditionalExpression: the start is read only by onExchange
   const started = server.onExchange === undefined ? 0 : performance.now()
   const exchanging: Exchanging = { server, req, res, headers, started }
   // RFC 9112, 3.2: an HTTP/1.1 request has exactly one Host (two arrive joined, and a host has no comma).
@@ -106,7 +105,6 @@ function receive(server: ServerContext, req: IncomingMessage, res: ServerRespons
     refuse(exchanging, refusal)
     return
   }
-  // Stryker disable next-line StringLiteral: a server's requests always have a method and a URL
   const limit = app.bodyLimit?.(req.method ?? 'GET', pathOf(req.url ?? '/')) ?? MAX_BODY_BYTES
   const declared = Number(headers['content-length'])
   if (declared > limit) {
@@ -138,7 +136,6 @@ function receive(server: ServerContext, req: IncomingMessage, res: ServerRespons
     if (length > limit) stop(tooLarge(limit))
   }
   const onEnd = (): void => {
-    // Stryker disable next-line ConditionalExpression: one chunk concatenated is the same bytes (split-body.test.ts kills the other side)
     const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length)
     release()
     respond(exchanging, body)
@@ -198,7 +195,7 @@ function respond(exchanging: Exchanging, body: Uint8Array | undefined): void {
 
 function failure(error: unknown, onError: (error: unknown) => void): Reply {
   onError(error)
-  return internalError()
+  return INTERNAL_ERROR
 }
 
 function deliver(exchanging: Exchanging, reply: Reply): void {
@@ -224,7 +221,6 @@ function deliver(exchanging: Exchanging, reply: Reply): void {
     return
   }
   const { server } = exchanging
-  // Stryker disable next-line ConditionalExpression: a second sendOutbox in one turn finds the outbox empty (the other side, never sending, hangs every test)
   if (server.outbox.length === 0) setImmediate(sendOutbox, server)
   server.outbox.push({ exchanging, reply })
 }
@@ -259,7 +255,6 @@ function send(exchanging: Exchanging, reply: PlainResponse): void {
   const body = reply.bytes ?? reply.body
   const constant = Object.isFrozen(headers)
   const encoded = constant ? encodedAnswer(server, reply) : undefined
-  // Stryker disable next-line ConditionalExpression: the slow path writes the same bytes
   if (encoded === undefined) {
     const list = constant ? [...constantHeaderList(server, headers)] : flatten(headers)
     for (const line of reply.setCookie ?? []) list.push('set-cookie', line)
@@ -277,7 +272,6 @@ function report(exchanging: Exchanging, status: number | null): void {
   const { server, req, started } = exchanging
   const { onExchange } = server
   if (onExchange === undefined) return
-  // Stryker disable next-line StringLiteral: a server's requests always have a method and a URL
   onExchange({ method: req.method ?? 'GET', path: pathOf(req.url ?? '/'), status, durationMs: performance.now() - started })
 }
 
@@ -323,12 +317,9 @@ const LONGEST_BODY_KEPT = 64 * 1024
 function encodedAnswer(server: ServerContext, reply: PlainResponse): EncodedAnswer | undefined {
   const { body, headers } = reply
   const { answers } = server
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: which bodies are cached bounds memory only; the bytes sent are the same
   if (body === undefined || body.length > LONGEST_BODY_KEPT) return undefined
   const known = answers.get(body)
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: here one body text always goes with one frozen header set (one base path)
   if (known?.headers === headers) return known
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: when the cache empties bounds memory only
   if (answers.size >= ANSWERS_KEPT) answers.clear()
   const bytes = known?.body ?? Buffer.from(body)
   const list = [...constantHeaderList(server, headers), 'content-length', String(bytes.length)]
@@ -344,11 +335,9 @@ function pathOf(target: string): string {
 }
 
 function toPlainRequest(req: IncomingMessage, headers: Fields, body: Uint8Array | undefined): PlainRequest {
-  // Stryker disable next-line StringLiteral: a server's requests always have a URL
   const target = req.url ?? '/'
   const mark = target.indexOf('?')
   return {
-    // Stryker disable next-line StringLiteral: a server's requests always have a method
     method: req.method ?? 'GET',
     path: mark === -1 ? target : target.slice(0, mark),
     basePath: '',
@@ -371,13 +360,11 @@ function joinedHeaders(raw: readonly string[], lowerNames: Map<string, string>):
   // A plain object stays fast; a header named __proto__ cannot pollute it (assigning a string to
   // __proto__ is ignored) and the core reads only the names it knows.
   const headers: Record<string, string> = {}
-  // Stryker disable next-line EqualityOperator: rawHeaders has an even length, so i + 1 never equals it
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const rawName = raw[i] as string
     let name = lowerNames.get(rawName)
     // Stryker disable next-line ConditionalExpression: a cache; a name lower-cased again is the same name
     if (name === undefined) {
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: when the cache empties bounds memory only
       if (lowerNames.size >= NAMES_KEPT) lowerNames.clear()
       name = rawName.toLowerCase()
       lowerNames.set(rawName, name)

@@ -72,7 +72,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       requestTimeout: Math.max(timeouts.requestMs, timeouts.headersMs),
       keepAliveTimeout: timeouts.keepAliveMs,
       // Node checks the two timeouts above on this interval (30 s by default, far too coarse here).
-      // Stryker disable next-line MethodExpression,ArithmeticOperator: how often Node checks: the timeouts fire either way, a little later
       connectionsCheckingInterval: Math.max(50, Math.min(1000, timeouts.headersMs / 4)),
     },
     listener.onRequest,
@@ -110,7 +109,6 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 }
 
 function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
-  // Stryker disable next-line BlockStatement: a socket the client reset takes no answer, written or not (20 resets mid-request: no error, no leak, close at once either way)
   if (!socket.writable) {
     socket.destroy()
     return
@@ -125,7 +123,6 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   const head = Object.entries(response.headers).map(([name, value]) => `${name}: ${value}\r\n`)
   socket.end(
     `HTTP/1.1 ${response.status} ${STATUS_CODES[response.status]}\r\n${head.join('')}` +
-      // Stryker disable next-line StringLiteral: toErrorResponse always gives a body; the default only satisfies the type
       `content-length: ${Buffer.byteLength(response.body ?? '')}\r\nconnection: close\r\n\r\n${response.body}`,
   )
 }

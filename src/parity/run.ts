@@ -1,11 +1,12 @@
 import { isAnimalsApiError } from '../client/client.js'
 import { describeFetchError } from '../client/fetch-errors.js'
 import { compareOutcome, type Finding, type Observed, type ProbeOutcome } from './compare.js'
-import { PARITY_MIN_ANIMALS, parityProbes, type Probe, type ProbeContext, toProbeRequest } from './probes.js'
+import { PARITY_MIN_ANIMALS, PARITY_PROBES, type Probe, type ProbeContext, toProbeRequest } from './probes.js'
 import { judgeScenario, PARITY_SCENARIOS, type Scenario, type ScenarioOutcome, type ScenarioSide, type ScenarioSeen } from './scenario-run.js'
 import { createProviderStateHandlers, PROVIDER_STATES } from '../deployment/provider-states.js'
 import { markName } from '../deployment/run-marker.js'
 import { watchCreations } from './creations.js'
+import { definedOnly } from '../service/defined-only.js'
 
 /** A service parity talks to: its API base with `/v1`, and a key it accepts. */
 export type ParitySide = { readonly baseUrl: string; readonly apiKey: string }
@@ -45,7 +46,7 @@ export async function runParity(options: ParityOptions): Promise<ParityReport> {
   const [fake, deployment] = await Promise.all([watch('the fake', options.fake, options), watch('the deployment', options.deployment, options)])
   const [fakeContext, deploymentContext] = await Promise.all([prepare('the fake', fake, options), prepare('the deployment', deployment, options)])
   const outcomes: ProbeOutcome[] = []
-  for (const probe of options.probes ?? parityProbes()) {
+  for (const probe of options.probes ?? PARITY_PROBES) {
     const [onFake, onDeployment] = await Promise.all([observe(fake, probe, fakeContext, options.timeoutMs), observe(deployment, probe, deploymentContext, options.timeoutMs)])
     outcomes.push({ probe, fake: onFake, deployment: onDeployment })
   }
@@ -83,9 +84,7 @@ async function prepare(label: string, side: ScenarioSide, options: ParityOptions
     await states[PROVIDER_STATES.animalsExist]({ atLeast: PARITY_MIN_ANIMALS })
     await states[PROVIDER_STATES.animalsExist]({ atLeast: 1, status: 'sold' })
     const values = await states[PROVIDER_STATES.animalExists]({ name: 'Parity probe', categoryId: 1, status: 'available' })
-    // Stryker disable next-line OptionalChaining: the animalExists handler always gives { petId }
     const petId = values?.petId
-    // Stryker disable next-line ConditionalExpression,StringLiteral: the animalExists handler always gives a petId; this narrows the type
     if (petId === undefined) throw new Error('no id came back for the created animal')
     return { petId, name: markName('Parity probe', options.marker), apiKey: side.apiKey }
   } catch (error) {
@@ -100,8 +99,7 @@ async function observe(side: ScenarioSide, probe: Probe, context: ProbeContext, 
     const response = await side.fetch(`${side.baseUrl}${request.target}`, {
       method: request.method,
       headers: request.headers,
-      // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given
-      ...(request.body === undefined ? {} : { body: request.body }),
+      ...definedOnly({ body: request.body }),
       signal: AbortSignal.timeout(timeoutMs),
       redirect: 'manual',
     })

@@ -1,10 +1,11 @@
 import type { Violation } from '../rules/answer-rules.js'
 import type { CreationLog } from './creations.js'
 import { describeFetchError } from '../client/fetch-errors.js'
-import { invalidKey } from './probes.js'
 import { markName } from '../deployment/run-marker.js'
 import { cite } from '../spec/citations.js'
 
+import { INVALID_KEY } from '../contracts/placeholder-key.js'
+import { definedOnly } from '../service/defined-only.js'
 /**
  * A service a scenario runs against: its API base with `/v1`, a key it accepts, the run's marker,
  * and what the run saw of its ids (`fetch` is the one that notes them: see `watchCreations`).
@@ -45,8 +46,7 @@ function client(side: ScenarioSide) {
     const response = await side.fetch(`${side.baseUrl}${path}`, {
       method,
       headers,
-      // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given
-      ...(init.body === undefined ? {} : { body: init.body }),
+      ...definedOnly({ body: init.body }),
       signal: AbortSignal.timeout(side.timeoutMs),
     })
     const text = await response.text()
@@ -75,7 +75,7 @@ const idOf = (answer: Answer): string | undefined => {
 
 const REFUSALS = [
   { how: 'no key', authorization: undefined },
-  { how: 'an invalid key', authorization: `Bearer ${invalidKey()}` },
+  { how: 'an invalid key', authorization: `Bearer ${INVALID_KEY}` },
   { how: 'an empty bearer token', authorization: 'Bearer ' },
 ] as const
 
@@ -91,14 +91,11 @@ const refusedStoresNothing: Scenario = {
     const statuses: number[] = []
     for (const [index, refusal] of REFUSALS.entries()) {
       const body = JSON.stringify({ name: names[index], categoryId: 1, status: 'pending' })
-      // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given
-      statuses.push((await api.send('POST', '/pets', { ...(refusal.authorization === undefined ? {} : { authorization: refusal.authorization }), body })).status)
+      statuses.push((await api.send('POST', '/pets', { ...definedOnly({ authorization: refusal.authorization }), body })).status)
     }
     const after = idOf(await api.create('Refusal bracket'))
     const seen: Listed[] = [...(await api.list('limit=100')), ...(await api.list('status=pending&limit=100'))]
-    // Stryker disable next-line ConditionalExpression,LogicalOperator: a missing id makes the gap NaN, which skips the look-up as 0 does
     const gap = before === undefined || after === undefined ? 0 : Number(after) - Number(before) - 1
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: with a gap of 0 or less the loop below takes no turn
     if (gap > 0 && gap <= 10) {
       for (let id = Number(before) + 1; id < Number(after); id++) {
         const found = await api.get(String(id))

@@ -1,7 +1,7 @@
 import { createScrubber, type Scrubber } from '../service/credentials.js'
 import { parseFixtureRecords, toFixtureText } from '../fake/fixture.js'
 import type { ProxiedExchange } from './proxy-api.js'
-import { type Pet } from '../spec/animals-service.js'
+import type { Pet } from '../spec/animals-service.js'
 
 import { operationOf } from '../spec/animals-service.js'
 /** Every animal seen in an answer, by id, latest wins: `proxy --record`. */

@@ -3,6 +3,7 @@ import { createScrubber } from '../service/credentials.js'
 import type { ProxiedExchange } from './proxy-api.js'
 
 import { redactQuery } from '../service/credentials.js'
+import { definedOnly } from '../service/defined-only.js'
 /**
  * One exchange through the proxy as shown: no header, credential-like query values redacted, and no
  * credential the request carried anywhere (the reasons quote the answer scrubbed already).
@@ -22,12 +23,15 @@ export type ProxyJournalEntry = {
   readonly unjudged?: string
 }
 
+/** An exchange with a violation: the target answered it, so it has a status. */
+export type ViolatingEntry = ProxyJournalEntry & { readonly status: number }
+
 /** The last exchanges, every violation counted, for the log, the dashboard and the report. */
 export type ProxyJournal = {
   add(exchange: ProxiedExchange): ProxyJournalEntry
   entries(): readonly ProxyJournalEntry[]
   /** Entries with a violation, oldest first, at most the capacity. */
-  violating(): readonly ProxyJournalEntry[]
+  violating(): readonly ViolatingEntry[]
   readonly exchanges: number
   readonly violations: number
 }
@@ -35,7 +39,7 @@ export type ProxyJournal = {
 /** Keeps `capacity` exchanges and as many with violations; counts never drop. */
 export function createProxyJournal(capacity = 1000, now: () => number = Date.now): ProxyJournal {
   const recent: ProxyJournalEntry[] = []
-  const violating: ProxyJournalEntry[] = []
+  const violating: ViolatingEntry[] = []
   let seq = 0
   let violations = 0
   return {
@@ -51,12 +55,13 @@ export function createProxyJournal(capacity = 1000, now: () => number = Date.now
         status: exchange.status,
         durationMs: Math.round(exchange.durationMs * 10) / 10,
         violations: exchange.violations,
-        ...(exchange.unjudged === undefined ? {} : { unjudged: exchange.unjudged }),
+        ...definedOnly({ unjudged: exchange.unjudged }),
       }
       push(recent, entry, capacity)
-      if (entry.violations.length > 0) {
+      // Only an answer is judged, so an entry with violations has a status.
+      if (entry.violations.length > 0 && entry.status !== null) {
         violations += entry.violations.length
-        push(violating, entry, capacity)
+        push(violating, { ...entry, status: entry.status }, capacity)
       }
       return entry
     },
@@ -71,7 +76,7 @@ export function createProxyJournal(capacity = 1000, now: () => number = Date.now
   }
 }
 
-function push(list: ProxyJournalEntry[], entry: ProxyJournalEntry, capacity: number): void {
+function push<T extends ProxyJournalEntry>(list: T[], entry: T, capacity: number): void {
   list.push(entry)
   if (list.length > capacity) list.shift()
 }

@@ -1,10 +1,11 @@
 import type { ObservedExchange } from '../fake/fake-service.js'
 import { createScrubber, credentialsOf } from '../service/credentials.js'
 import { isDropped } from '../service/http.js'
-import { API_KEY_PLACEHOLDER } from '../contracts/placeholder-key.js'
-import { isPetStatus, LIMIT, operationOf, PET_STATUSES, type PetStatus } from '../spec/animals-service.js'
+import { API_KEY_PLACEHOLDER, INVALID_KEY } from '../contracts/placeholder-key.js'
+import { isPetStatus, LIMIT, NEW_PET_FIELDS, operationOf, PET_STATUSES, type PetStatus } from '../spec/animals-service.js'
 
 import { redactQuery } from '../service/credentials.js'
+import { definedOnly } from '../service/defined-only.js'
 /**
  * Turns the app's own traffic to the fake into Pact V4 interactions that a real provider can be
  * verified against: matchers from the contract instead of the recorded values, provider states
@@ -27,11 +28,11 @@ export type PactInteraction = { readonly description: string } & Record<string, 
 /** The provider every recorded pact is for. */
 export const RECORDED_PROVIDER = 'animals-service'
 
-// Example values come from the contract's examples, never from the recorded traffic. They are
-// written inside functions so the tests that record a pact cover them (Stryker credits a value to
-// the tests running while it is computed).
-const example = () => ({ id: 4242, name: 'Biscuit', categoryId: 3 }) as const
-const newPetFields = (): readonly string[] => ['name', 'categoryId', 'status']
+// Example values come from the contract's examples, never from the recorded traffic.
+const EXAMPLE = { id: 4242, name: 'Biscuit', categoryId: 3 } as const
+
+/** What an accepted key's `Authorization` matches in a pact: `Bearer` and RFC 6750's token68. */
+const BEARER_KEY_PATTERN = '^Bearer [A-Za-z0-9\\-._~+/]+=*$'
 
 type Auth = 'key' | 'none' | 'invalid'
 // The interaction is built only when its shape is new or its description sorts first: a suite
@@ -79,10 +80,8 @@ export function createPactRecording(consumer: string): PactRecording {
       // Of one shape, the interaction whose description sorts first is kept, so the order tests ran
       // in never matters. Every value is the contract's example, so one description is one interaction.
       const kept = chosen.get(key)
-      // Stryker disable next-line EqualityOperator: one description is one interaction, so an equal one built again is the same
       if (kept === undefined || description < kept.description) chosen.set(key, build())
     },
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: the pact writer sorts them again; no two shapes share a description
     interactions: () => [...chosen.values()].sort((a, b) => (a.description < b.description ? -1 : a.description > b.description ? 1 : 0)),
     warnings: () => [...warnings].sort(),
   }
@@ -148,7 +147,6 @@ function listPets(what: string, search: string, status: number, auth: Auth): { c
     },
   )
   // A parameter sent twice is still one parameter: the shape is the set of their names.
-  // Stryker disable next-line StringLiteral: the key only tells shapes apart, and "limit" and "status" joined without a comma still do
   const shape = `listPets ${status} ${[...new Set(params.keys())].filter((name) => name === 'limit' || name === 'status').sort().join(',')}`
   return { candidate: { key: shape, description: described, build }, warnings }
 }
@@ -158,7 +156,7 @@ function createPet(what: string, bytes: Uint8Array | undefined, status: number, 
   const warnings: string[] = []
   const fields = isObject(sent) ? sent : {}
   for (const name of Object.keys(fields)) {
-    if (!newPetFields().includes(name)) warnings.push(`${what}: the spec defines no field "${name}" of NewPet: left out of the pact`)
+    if (!(NEW_PET_FIELDS as readonly string[]).includes(name)) warnings.push(`${what}: the spec defines no field "${name}" of NewPet: left out of the pact`)
   }
   const sentStatus = isPetStatus(fields.status) ? fields.status : undefined
   if (status === 401) return { candidate: unauthorized('add an animal', 'POST', '/pets', auth, newPetExample(true, true, undefined)), warnings }
@@ -171,7 +169,7 @@ function createPet(what: string, bytes: Uint8Array | undefined, status: number, 
       request('POST', '/pets', 'key', { body }),
       {
         status: 201,
-        body: { id: example().id, ...body },
+        body: { id: EXAMPLE.id, ...body },
         matchingRules: {
           body: {
             '$.id': rule({ match: 'integer' }),
@@ -183,7 +181,6 @@ function createPet(what: string, bytes: Uint8Array | undefined, status: number, 
         },
       },
     )
-    // Stryker disable next-line EqualityOperator,StringLiteral: the key only tells the two shapes apart; swapped or renamed they stay apart
     return { candidate: { key: `createPet 201 ${sentStatus === undefined ? '' : 'status'}`, description: described, build }, warnings }
   }
   if (status === 400) {
@@ -203,7 +200,7 @@ function createPet(what: string, bytes: Uint8Array | undefined, status: number, 
 }
 
 function getPet(what: string, status: number, auth: Auth): { candidate?: Candidate; warnings: string[] } {
-  const exists = [{ name: 'an animal exists', params: { name: example().name, categoryId: example().categoryId, status: 'available' } }]
+  const exists = [{ name: 'an animal exists', params: { name: EXAMPLE.name, categoryId: EXAMPLE.categoryId, status: 'available' } }]
   if (status === 401) return { candidate: unauthorized('get an animal', 'GET', '/pets/{id}', auth, undefined, exists), warnings: [] }
   if (status === 200) {
     const build = (): PactInteraction => withStates('a request to get an animal', exists, request('GET', '/pets/{id}', 'key'), {
@@ -218,13 +215,11 @@ function getPet(what: string, status: number, auth: Auth): { candidate?: Candida
         },
       },
     })
-    // Stryker disable next-line StringLiteral: the key only tells shapes apart (no other is empty), and its one description has no rival
     return { candidate: { key: 'getPet 200', description: 'a request to get an animal', build }, warnings: [] }
   }
   if (status === 404) {
     const described = 'a request to get an animal that does not exist'
     const build = (): PactInteraction => withStates(described, [{ name: 'no animal exists with the given id' }], request('GET', '/pets/{id}', 'key'), errorResponse(404))
-    // Stryker disable next-line StringLiteral: the key only tells shapes apart, and no other is empty
     return { candidate: { key: 'getPet 404', description: described, build }, warnings: [] }
   }
   return { warnings: [`${what}: ${status} for GET /pets/{petId} is an answer the spec leaves open (an id that is not an integer): not recorded`] }
@@ -232,7 +227,6 @@ function getPet(what: string, status: number, auth: Auth): { candidate?: Candida
 
 function unauthorized(action: string, method: string, path: string, auth: Auth, body?: object, states: object[] = []): Candidate {
   const described = `a request to ${action} ${auth === 'none' ? 'without a key' : 'with an invalid key'}`
-  // Stryker disable next-line ConditionalExpression: request() reads a body given as undefined as none
   return { key: `${method} ${path} 401 ${auth}`, description: described, build: () => withStates(described, states, request(method, path, auth, body === undefined ? {} : { body }), errorResponse(401)) }
 }
 
@@ -240,17 +234,16 @@ function request(method: string, path: string, auth: Auth, extra: { query?: Reco
   const byId = path === '/pets/{id}'
   const headers: Record<string, string[]> = {}
   // The recorded key is never written: the placeholder is the verifier's own, swapped for the real
-  // key when it replays. The invalid key and the key pattern are written here, not in module
-  // constants, so a test in this process meets a planted change (docs/contributing.md).
+  // key when it replays.
   if (auth === 'key') headers.Authorization = [`Bearer ${API_KEY_PLACEHOLDER}`]
-  if (auth === 'invalid') headers.Authorization = ['Bearer not-a-valid-key']
+  if (auth === 'invalid') headers.Authorization = [`Bearer ${INVALID_KEY}`]
   if (extra.body !== undefined) headers['Content-Type'] = ['application/json']
   const matchingRules: Record<string, unknown> = {}
-  if (auth === 'key') matchingRules.header = { Authorization: rule({ match: 'regex', regex: '^Bearer [A-Za-z0-9\\-._~+/]+=*$' }) }
+  if (auth === 'key') matchingRules.header = { Authorization: rule({ match: 'regex', regex: BEARER_KEY_PATTERN }) }
   if (byId) matchingRules.path = rule({ match: 'type' })
   return {
     method,
-    path: byId ? `/pets/${example().id}` : path,
+    path: byId ? `/pets/${EXAMPLE.id}` : path,
     ...(extra.query === undefined || Object.keys(extra.query).length === 0 ? {} : { query: extra.query }),
     ...(Object.keys(headers).length === 0 ? {} : { headers }),
     ...(extra.body === undefined ? {} : { body: jsonBody(extra.body) }),
@@ -289,13 +282,11 @@ function rule(matcher: Record<string, unknown>): object {
 }
 
 function examplePet(status: PetStatus | undefined): object {
-  // Stryker disable next-line ConditionalExpression: a status of undefined is left out when the pact is written as JSON
-  return { ...example(), ...(status === undefined ? {} : { status }) }
+  return { ...EXAMPLE, ...definedOnly({ status }) }
 }
 
 function newPetExample(name: boolean, categoryId: boolean, status: PetStatus | undefined): Record<string, unknown> {
-  // Stryker disable next-line ConditionalExpression: a status of undefined is left out when the pact is written as JSON
-  return { ...(name ? { name: example().name } : {}), ...(categoryId ? { categoryId: example().categoryId } : {}), ...(status === undefined ? {} : { status }) }
+  return { ...(name ? { name: EXAMPLE.name } : {}), ...(categoryId ? { categoryId: EXAMPLE.categoryId } : {}), ...definedOnly({ status }) }
 }
 
 function wrongValueOf(field: string): unknown {
@@ -312,7 +303,6 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function wholeNumber(text: string | null): number | undefined {
-  // Stryker disable next-line ConditionalExpression: test(null) reads "null", which is no number either
   return text !== null && /^[0-9]{1,3}$/.test(text) ? Number(text) : undefined
 }
 

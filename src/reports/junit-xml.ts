@@ -56,8 +56,8 @@ export function escapeXml(text: string): string {
     .replace(/[&<>"']/g, entityOf)
 }
 
-// Built at each call, not when the module loads, where a mutation run could not change it.
+const ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' }
+
 function entityOf(character: string): string {
-  const entities: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' }
-  return entities[character] ?? character
+  return ENTITIES[character] ?? character
 }

@@ -1,5 +1,5 @@
 import { createScrubber, type Scrubber } from '../service/credentials.js'
-import { DEPRECATED_GET_PET, isPetStatus, LIMIT, OPERATIONS, type OperationId, petIdOf } from '../spec/animals-service.js'
+import { DEPRECATED_GET_PET, isPetStatus, LIMIT, NEW_PET_FIELDS, OPERATIONS, type OperationId, petIdOf } from '../spec/animals-service.js'
 import { cite, type SpecRuleName } from '../spec/citations.js'
 
 /** An answer as the rules read it: status, headers with lower-case names, body text. */
@@ -56,7 +56,6 @@ export type Violation = { readonly aspect: Aspect; readonly reason: string }
  */
 export function credentialOf(authorization: string | undefined): Credential {
   if (authorization === undefined || authorization.trim() === '') return 'none'
-  // Stryker disable next-line Regex: after trim, one space or a run of them leaves the token part empty alike
   const [scheme, ...rest] = authorization.trim().split(/ +/) as [string, ...string[]]
   if (scheme.toLowerCase() !== 'bearer') return 'wrong-scheme'
   return rest.length === 0 ? 'empty-token' : 'unknown'
@@ -67,8 +66,6 @@ const SUCCESS_OF = { listPets: 'listOk', createPet: 'created', getPet: 'found' }
 const REMOVAL_DAY = Date.parse(`${DEPRECATED_GET_PET.removal}T00:00:00Z`)
 const DAY_MS = 86_400_000
 
-// Checks read at each call, like the problems below, rather than built when the module loads:
-// `npm run mutate` can change only what runs while a test does (docs/contributing.md).
 function isRefused(credential: Credential): boolean {
   return credential === 'none' || credential === 'empty-token' || credential === 'wrong-scheme' || credential === 'refused-key'
 }
@@ -149,11 +146,10 @@ function checkSuccess(request: JudgedRequest, body: Parsed, quote: Scrubber): Vi
   if (request.operation === 'createPet') violations.push(...checkCreated(request, body, quote))
   if (request.operation === 'listPets') violations.push(...checkList(request, body, quote))
   if (request.operation === 'getPet' && body !== undefined) {
-    const problem = body.ok ? petProblem(body.value) : notJson()
+    const problem = body.ok ? petProblem(body.value) : NOT_JSON
     if (problem !== undefined) {
       violations.push({ aspect: 'body', reason: `the body is not a Pet: ${problem.text}; ${cite(problem.rule)}` })
     } else {
-      // Stryker disable next-line ConditionalExpression,LogicalOperator: with no problem the body is a JSON object; this only narrows its type
       if (body.ok && isRecord(body.value)) {
         // Compared as numbers: `007` names animal 7, and past 2^53 JSON.parse rounds the id as Number does the path's.
         if (/^[0-9]+$/.test(idText(request.path)) && body.value.id !== Number(idText(request.path))) {
@@ -175,13 +171,10 @@ function checkCreated(request: JudgedRequest, body: Parsed, quote: Scrubber): Vi
   if (sent.problem !== undefined) {
     return [{ aspect: 'status', reason: `an animal with ${sent.problem.text} was added; ${cite(sent.problem.rule)}` }]
   }
-  // Stryker disable next-line ConditionalExpression: only POST names createPet, and only a HEAD answer is left unparsed
-  const problem = body === undefined ? undefined : body.ok ? petProblem(body.value) : notJson()
+  const problem = body === undefined ? undefined : body.ok ? petProblem(body.value) : NOT_JSON
   if (problem !== undefined) return [{ aspect: 'body', reason: `the body is not a Pet: ${problem.text}; ${cite(problem.rule)}` }]
-  // Stryker disable next-line ConditionalExpression,LogicalOperator: the body is a Pet by now; with no animal sent, no field differs
   if (sent.pet === undefined || body === undefined || !body.ok || !isRecord(body.value)) return []
-  // Stryker disable next-line OptionalChaining: the line above returned when no animal was sent; ?. only narrows the type in the callback
-  const differing = (['name', 'categoryId', 'status'] as const).filter((field) => sent.pet?.[field] !== undefined && sent.pet[field] !== (body.value as Record<string, unknown>)[field])
+  const differing = NEW_PET_FIELDS.filter((field) => sent.pet?.[field] !== undefined && sent.pet[field] !== (body.value as Record<string, unknown>)[field])
   return differing.length === 0
     ? []
     : [{ aspect: 'body', reason: `the created animal's ${differing.join(', ')} is not what was sent; ${cite('petFields')} (${cite('created')})` }]
@@ -220,7 +213,6 @@ function checkLimit(limit: string | null, count: number, quote: Scrubber): Viola
   const shown = quote(limit)
   if (value >= LIMIT.min && value <= LIMIT.max) return tooMany(value, `more than limit=${shown}`)
   if (value < LIMIT.min) return count === 0 ? [{ aspect: 'count', reason: `limit=${shown} was answered with no animals, as if it were valid; ${cite('limit')}` }] : []
-  // Stryker disable next-line EqualityOperator: 1..100 returned two lines up, so value is never 100 here
   if (value > LIMIT.max) return tooMany(LIMIT.max, `more than the maximum ${LIMIT.max} for limit=${shown}`)
   return count === LIMIT.default
     ? [{ aspect: 'count', reason: `limit=${shown} is not an integer but was answered with the default ${LIMIT.default}, as if absent; ${cite('limit')}` }]
@@ -243,9 +235,7 @@ function checkSunset(answer: ObservedAnswer, quote: Scrubber): Violation[] {
 
 type Problem = { readonly text: string; readonly rule: 'petId' | 'petName' | 'petCategoryId' | 'petStatus' | 'petList' | 'json' | 'badBody' | 'missingField' }
 
-function notJson(): Problem {
-  return { text: 'not JSON', rule: 'json' }
-}
+const NOT_JSON: Problem = { text: 'not JSON', rule: 'json' }
 
 function petProblem(value: unknown): Problem | undefined {
   if (!isRecord(value)) return { text: 'not an object', rule: 'petList' }
@@ -279,7 +269,6 @@ function parseJson(text: string): { readonly ok: true; readonly value: unknown }
   try {
     return { ok: true, value: JSON.parse(text) as unknown }
   } catch {
-    // Stryker disable next-line ObjectLiteral: every reader tests ok for truth, and {} has none
     return { ok: false }
   }
 }

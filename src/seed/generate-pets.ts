@@ -1,8 +1,8 @@
 import { base, en, Faker } from '@faker-js/faker'
 import { nextInt64 } from '../service/int64.js'
 import { STATUS_MIX_KEYS } from '../fake/seed-request.js'
-import { type NewPet, type Pet, type PetStatus } from '../spec/animals-service.js'
-import { type Int64 } from '../spec/animals-service.js'
+import type { NewPet, Pet, PetStatus } from '../spec/animals-service.js'
+import type { Int64 } from '../spec/animals-service.js'
 
 /** The categories generated animals belong to; the spec shows only the `categoryId` reference. */
 export const CATEGORIES = [

@@ -59,10 +59,8 @@ function isAccepted(token: string, policy: KeyPolicy): boolean {
  * `node:crypto` is not available to the core, which also runs in browsers.
  */
 export function constantTimeEqual(a: string, b: string): boolean {
-  // Stryker disable next-line MethodExpression: the XOR of the lengths already differs when they do
   const length = Math.max(a.length, b.length)
   let difference = a.length ^ b.length
-  // Stryker disable next-line EqualityOperator: past both ends charCodeAt gives NaN, and NaN | 0 is 0 on both sides
   for (let i = 0; i < length; i++) {
     difference |= (a.charCodeAt(i) | 0) ^ (b.charCodeAt(i) | 0)
   }

@@ -6,7 +6,7 @@ import { parseJsonNumber } from './json-body.js'
 import { toPetJson } from './pets.js'
 import { parse } from 'lossless-json'
 import { type NewPet, type Pet, PET_STATUSES, type PetStatus } from '../spec/animals-service.js'
-import { type Int64 } from '../spec/animals-service.js'
+import type { Int64 } from '../spec/animals-service.js'
 
 /** A created animal and its JSON text, as `create` hands them back. */
 export type Created = { readonly pet: Pet; readonly json: string }
@@ -151,14 +151,12 @@ export function createStore(options: StoreOptions = {}): Store {
     const last = set.ids.at(-1)
     nextId = last === undefined || compareInt64(last, 1) < 0 ? 1 : nextInt64(last)
     const floor = options.ids?.floor
-    // Stryker disable next-line EqualityOperator: at equality, nextId is set to the same id
     if (floor !== undefined && nextId !== undefined && compareInt64(nextId, floor) < 0) nextId = floor
   }
 
   function replace(pets: readonly Pet[] | AnimalSet): void {
     const set = toAnimalSet(pets)
     const next = emptyIndex()
-    // Stryker disable next-line StringLiteral: every id has its text; the default only satisfies the type
     set.ids.forEach((id, i) => addToIndex(next, id, set.texts[i] ?? '', set.statuses[i]))
     swapIn(next, set, set === initial ? 0 : textLength(set.texts))
   }
@@ -295,7 +293,6 @@ async function prepareAnimalsGradually(pets: readonly Pet[], pause: () => Promis
   let ascending = true
   for (let i = 1; i < pets.length && ascending; i++) {
     if (i % (PER_CHUNK * 10) === 0) await pause()
-    // Stryker disable next-line EqualityOperator: a store's ids never repeat
     ascending = compareInt64((pets[i - 1] as Pet).id, (pets[i] as Pet).id) < 0
   }
   // Out of order, they are sorted at once: a snapshot this fake wrote is always in order.
@@ -341,7 +338,6 @@ async function indexGradually(set: AnimalSet, texts: string[], pause: () => Prom
   }
   // Ids with gaps need the map; it grows by itself, off the usual path (fixtures and seeds are dense).
   if (!dense) {
-    // Stryker disable next-line EqualityOperator: one extra entry under the key undefined, which no lookup uses
     for (let i = 0; i < ids.length; i++) {
       if (i > 0 && i % PER_CHUNK === 0) await pause()
       byId.set(ids[i] as Int64, texts[i] as string)

@@ -19,7 +19,6 @@ export const ASSET_TYPES = {
 export function assetFile(file: string, type: string, remedy: string): Page {
   let response: Promise<PlainResponse> | undefined
   return () => {
-    // Stryker disable next-line StringLiteral: without an encoding readFile gives a Buffer, which goes out as the same UTF-8 bytes
     response ??= readFile(file, 'utf8').then(
       (body) => ({ status: 200, headers: { 'content-type': `${type}; charset=utf-8`, 'x-content-type-options': 'nosniff' }, body }),
       () => {

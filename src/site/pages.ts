@@ -6,7 +6,7 @@ import { createDashboardPages, DASHBOARD_PATHS } from './dashboard-pages.js'
 import { createDocsPages, DOCS_PATHS } from './docs-pages.js'
 import { SITE_STYLE_PATH, textResponse } from './html.js'
 import { landingPage } from './landing-page.js'
-import { siteCss } from './site-style.js'
+import { SITE_CSS } from './site-style.js'
 
 /** Where the standalone server serves its pages, the contract and its health check. */
 export const PAGE_PATHS = {
@@ -44,7 +44,7 @@ export function createPages(options: PagesOptions = {}): Map<string, Page> {
     [PAGE_PATHS.openapiYaml, () => textResponse('application/yaml', yamlText)],
     [PAGE_PATHS.openapiJson, async () => textResponse('application/json', await jsonText())],
     [PAGE_PATHS.health, jsonPage({ status: 'ok' })],
-    [PAGE_PATHS.style, () => textResponse(ASSET_TYPES['.css'], siteCss())],
+    [PAGE_PATHS.style, () => textResponse(ASSET_TYPES['.css'], SITE_CSS)],
     ...createDocsPages(yamlText),
     ...createDashboardPages(control !== 'off'),
   ])

@@ -18,7 +18,6 @@ const HOSTS_KEPT = 64
  * `.example.test`). Answers are remembered for the last 64 hosts, so a request pays one lookup.
  * @example createHostPolicy(['qa-box.internal'])('qa-box.internal:4010') // true
  */
-// Stryker disable next-line ArrayDeclaration: a default list with one made-up name allows only a Host no client sends
 export function createHostPolicy(names: readonly string[] = []): HostPolicy {
   // A name listed with its leading dot lands in `exact` too: any host it matches there, the suffix allows anyway.
   const exact = new Set(names.map((name) => name.toLowerCase()))
@@ -35,7 +34,6 @@ export function createHostPolicy(names: readonly string[] = []): HostPolicy {
     let allowed = known.get(host)
     // Stryker disable next-line ConditionalExpression: a cache; a host decided again gets the same answer
     if (allowed === undefined) {
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: when the cache empties bounds memory only; answers are the same
       if (known.size >= HOSTS_KEPT) known.clear()
       allowed = decide(host)
       known.set(host, allowed)
@@ -47,7 +45,6 @@ export function createHostPolicy(names: readonly string[] = []): HostPolicy {
 function hostName(host: string): string {
   if (host.startsWith('[')) {
     const end = host.indexOf(']')
-    // Stryker disable next-line ConditionalExpression,UnaryOperator: a malformed bracketed host is refused either way
     return end === -1 ? host : host.slice(0, end + 1)
   }
   const colon = host.indexOf(':')
@@ -75,8 +72,7 @@ export function refuseHost(): PlainResponse {
  */
 export function refuseControlRequest(request: PlainRequest, corsOrigins: ReadonlySet<string>): PlainResponse | undefined {
   if (isForeignOrigin(request, corsOrigins)) return refuseOrigin()
-  const changesState = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(request.method)
-  // Stryker disable next-line StringLiteral: a missing Content-Type is refused whatever string stands in for it
+  const changesState = STATE_CHANGING_METHODS.has(request.method)
   if (changesState && !isJsonContentType(request.headers['content-type'] ?? '')) {
     return toErrorResponse(
       apiError('json_required', `${request.method} on the control API needs Content-Type: application/json, even without a body.`),
@@ -97,6 +93,9 @@ export function isForeignOrigin(request: PlainRequest, corsOrigins: ReadonlySet<
   return site === 'cross-site' || site === 'same-site'
 }
 
+/** The methods a control request changes state with: they need a JSON content type, which a simple cross-origin request cannot send. */
+const STATE_CHANGING_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
 function refuseOrigin(): PlainResponse {
   return toErrorResponse(
     apiError('origin_not_allowed', 'The control API answers the fake\'s own pages and tools without an Origin; allow a web origin with --control-cors.'),
@@ -111,7 +110,6 @@ function ownOrigin(request: PlainRequest): string | undefined {
 /** CORS for a control answer: only an origin the user opted in gets it, named, never `*`. */
 export function controlCorsHeaders(request: PlainRequest, corsOrigins: ReadonlySet<string>): Fields | undefined {
   const { origin } = request.headers
-  // Stryker disable next-line ConditionalExpression: the set of origins holds strings only, so it never has undefined
   if (origin === undefined || !corsOrigins.has(origin)) return undefined
   return { 'access-control-allow-origin': origin, vary: 'Origin' }
 }

@@ -34,7 +34,6 @@ export type SiteOptions = {
 export function createSite(options: SiteOptions): Handler {
   const pages = options.pages ?? new Map<string, Page>()
   const hostAllowed = options.hosts ?? createHostPolicy()
-  // Stryker disable next-line ArrayDeclaration: a default list with one made-up origin allows only an Origin no browser sends
   const corsOrigins = new Set(options.controlCorsOrigins ?? [])
   const { control } = options
   return {

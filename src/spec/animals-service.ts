@@ -32,6 +32,9 @@ export type NewPet = {
   readonly status?: PetStatus
 }
 
+/** NewPet's fields, in the spec's order (spec 2). */
+export const NEW_PET_FIELDS = ['name', 'categoryId', 'status'] as const satisfies readonly (keyof NewPet)[]
+
 /** An animal as the service returns it (spec 2): a NewPet plus the id the service assigned. */
 export type Pet = NewPet & { readonly id: Int64 }
 

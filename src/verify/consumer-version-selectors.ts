@@ -17,9 +17,7 @@ export type ConsumerVersionSelector = {
 }
 
 /** Pact's recommended selection: each consumer's main branch, and whatever is deployed or released. */
-export function defaultConsumerVersionSelectors(): ConsumerVersionSelector[] {
-  return [{ mainBranch: true }, { deployedOrReleased: true }]
-}
+export const DEFAULT_CONSUMER_VERSION_SELECTORS: readonly ConsumerVersionSelector[] = [{ mainBranch: true }, { deployedOrReleased: true }]
 
 const TEXT_FIELDS = ['branch', 'fallbackBranch', 'environment', 'consumer', 'tag', 'fallbackTag'] as const
 const TRUE_FIELDS = ['mainBranch', 'matchingBranch', 'deployedOrReleased', 'deployed', 'released'] as const

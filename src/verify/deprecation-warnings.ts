@@ -12,7 +12,6 @@ export type DeprecationWarning = { readonly consumer?: string; readonly descript
 export function deprecationWarnings(pact: unknown): DeprecationWarning[] {
   const record = isRecord(pact) ? pact : {}
   const consumer = isRecord(record.consumer) && typeof record.consumer.name === 'string' ? record.consumer.name : undefined
-  // Stryker disable next-line ArrayDeclaration: a string in the list is no record, so callsGetPet drops it
   const interactions = Array.isArray(record.interactions) ? record.interactions : []
   return interactions.filter(callsGetPet).map((interaction) => {
     const description = String(interaction.description)

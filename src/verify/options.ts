@@ -4,6 +4,7 @@ import { PACT_PARTIES, pactFilePath } from '../contracts/pact-files.js'
 import { API_KEY_PLACEHOLDER } from '../contracts/placeholder-key.js'
 import type { ProviderStateHandler } from '../deployment/provider-states.js'
 import { markName } from '../deployment/run-marker.js'
+import { definedOnly } from '../service/defined-only.js'
 
 /** The placeholder token; see placeholder-key.ts. */
 export { API_KEY_PLACEHOLDER }
@@ -112,11 +113,10 @@ export function createVerifierOptions(options: AnimalsVerifierOptions): Verifier
     ...(pactUrls.length === 0 ? {} : { pactUrls: [...pactUrls] }),
     ...(broker === undefined ? {} : brokerOptions(broker)),
     stateHandlers: { ...options.stateHandlers },
-    // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given
     requestFilter: createRequestFilter(marker === undefined ? { apiKey: options.apiKey } : { apiKey: options.apiKey, marker }),
     logLevel: options.logLevel ?? 'warn',
     failIfNoPactsFound: true,
-    ...(timeoutMs === undefined ? {} : { timeout: timeoutMs }),
+    ...definedOnly({ timeout: timeoutMs }),
   }
 }
 
@@ -124,8 +124,8 @@ function brokerOptions(broker: BrokerOptions): Partial<VerifierOptions> {
   return {
     pactBrokerUrl: broker.url,
     consumerVersionSelectors: broker.consumerVersionSelectors.map((selector) => ({ ...selector })),
-    ...(broker.providerVersion === undefined ? {} : { providerVersion: broker.providerVersion }),
-    ...(broker.branch === undefined ? {} : { providerVersionBranch: broker.branch }),
+    ...definedOnly({ providerVersion: broker.providerVersion }),
+    ...definedOnly({ providerVersionBranch: broker.branch }),
     ...(broker.publish === true ? { publishVerificationResult: true } : {}),
   }
 }

@@ -2,10 +2,10 @@ import { readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { PACT_PARTIES } from '../contracts/pact-files.js'
 import type { BrokerOptions } from './options.js'
+import { definedOnly } from '../service/defined-only.js'
 
 /** The pacts in local files and directories (each directory's `*.json`, as the verifier reads them), parsed. */
 export async function readLocalPacts(paths: readonly string[]): Promise<unknown[]> {
-  // Stryker disable next-line ArrayDeclaration: a stand-in path names no file, and a file that cannot be read is skipped
   const files: string[] = []
   for (const path of paths) {
     if ((await stat(path)).isDirectory()) {
@@ -15,7 +15,6 @@ export async function readLocalPacts(paths: readonly string[]): Promise<unknown[
   const pacts: unknown[] = []
   for (const file of files) {
     try {
-      // Stryker disable next-line StringLiteral: without an encoding readFile gives a Buffer, which JSON.parse reads as UTF-8 text
       pacts.push(JSON.parse(await readFile(file, 'utf8')))
     } catch {
       // Not a pact: the verifier reports it.
@@ -54,13 +53,11 @@ export async function fetchBrokerPacts(options: BrokerPactsOptions): Promise<unk
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
       consumerVersionSelectors: broker.consumerVersionSelectors,
-      // Stryker disable next-line ConditionalExpression: JSON.stringify leaves out a key whose value is undefined
-      ...(broker.branch === undefined ? {} : { providerVersionBranch: broker.branch }),
+      ...definedOnly({ providerVersionBranch: broker.branch }),
       includePendingStatus: false,
     }),
   })
   const embedded = (forVerification._embedded as { pacts?: unknown } | undefined)?.pacts
-  // Stryker disable next-line ArrayDeclaration: a string in the list has no _links, so it gives no href
   const links = (Array.isArray(embedded) ? embedded : []).map((each) => hrefOf(each as Record<string, unknown>, 'self'))
   return Promise.all(links.filter((href) => href !== undefined).map((href) => json(href)))
 }

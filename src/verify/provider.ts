@@ -4,6 +4,7 @@ import { describeFetchError } from '../client/fetch-errors.js'
 import { createProviderStateHandlers, type ProviderStateHandler } from '../deployment/provider-states.js'
 import { type InteractionOutcome, toVerificationOutcomes } from './results.js'
 import { type BrokerOptions, createVerifierOptions } from './options.js'
+import { definedOnly } from '../service/defined-only.js'
 
 /** Options of `verifyProvider`. */
 export type VerifyProviderOptions = {
@@ -59,10 +60,8 @@ export async function verifyProvider(options: VerifyProviderOptions): Promise<Ve
     createProviderStateHandlers({
       baseUrl: providerBaseUrl,
       apiKey,
-      // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given
-      ...(marker === undefined ? {} : { marker }),
-      // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given
-      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...definedOnly({ marker }),
+      ...definedOnly({ timeoutMs }),
     }),
     { failures: stateErrors, settingUp, timeoutMs },
   )
@@ -71,14 +70,10 @@ export async function verifyProvider(options: VerifyProviderOptions): Promise<Ve
     apiKey,
     stateHandlers,
     logLevel: 'error',
-    // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given
-    ...(pactUrls === undefined ? {} : { pactUrls }),
-    // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given
-    ...(broker === undefined ? {} : { broker }),
-    // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given
-    ...(marker === undefined ? {} : { marker }),
-    // Stryker disable next-line ConditionalExpression: an option given as undefined reads as one not given
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...definedOnly({ pactUrls }),
+    ...definedOnly({ broker }),
+    ...definedOnly({ marker }),
+    ...definedOnly({ timeoutMs }),
   })
   // pact-js resolves with the verifier's JSON when every interaction passed and rejects with it
   // as the message when some failed; any other rejection means the verifier did not run.
@@ -91,7 +86,6 @@ export async function verifyProvider(options: VerifyProviderOptions): Promise<Ve
   // Without a timeout a setup may never end, so the wait has a bound of its own.
   await Promise.race([Promise.allSettled(settingUp), delay(timeoutMs ?? SETUP_WAIT_MS, undefined, { ref: false })])
   const json = parseVerifierJson(settled.json)
-  // Stryker disable next-line ConditionalExpression: a timeoutMs given as undefined reads as none
   const outcomes = toVerificationOutcomes(json, timeoutMs === undefined ? { providerBaseUrl } : { providerBaseUrl, timeoutMs })
   const interactions = outcomes.interactions.map((each) => withStateErrors(each, stateErrors))
   return {
@@ -101,7 +95,6 @@ export async function verifyProvider(options: VerifyProviderOptions): Promise<Ve
     interactions,
     problems: outcomes.problems,
     stateErrors,
-    // Stryker disable next-line StringLiteral: the verifier's JSON always holds its output, and nothing prints a report's output
     output: Array.isArray(json.output) ? json.output.join('\n') : '',
   }
 }
@@ -126,9 +119,7 @@ function recordingFailures(handlers: Readonly<Record<string, ProviderStateHandle
       })()
       settingUp.add(setup)
       void setup.then(
-        // Stryker disable next-line ArrowFunction: allSettled takes a settled setup at once; taking it out of the set bounds memory only
         () => settingUp.delete(setup),
-        // Stryker disable next-line ArrowFunction: allSettled takes a settled setup at once; taking it out of the set bounds memory only
         () => settingUp.delete(setup),
       )
       return setup

@@ -92,7 +92,6 @@ export function toVerificationJson(report: VerificationReport, run: Verification
  * The JUnit XML report: a suite per consumer, a test case per interaction, a failure per failed
  * one. JUnit has no warning: a deprecation warning is the case's `system-out`, which CI servers show.
  */
-// Stryker disable next-line ArrayDeclaration: a string has no description, so it is no interaction's warning
 export function toVerificationJUnit(report: VerificationReport, warnings: readonly DeprecationWarning[] = []): string {
   const byConsumer = new Map<string, InteractionOutcome[]>()
   for (const outcome of report.interactions) {

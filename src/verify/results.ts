@@ -1,3 +1,4 @@
+import { definedOnly } from '../service/defined-only.js'
 /**
  * What part of the answer a mismatch is about; `error` when there was no answer to compare, `state`
  * when a provider state could not be set up.
@@ -40,10 +41,11 @@ type RawResult = { readonly description: string; readonly result: string; readon
 type RawError = { readonly interaction: string; readonly mismatch: unknown }
 type Located = { consumer?: string; description: string; providerStates: string[] }
 
-// The texts and tables below are written inside the functions that read them, not at module level:
-// Stryker credits a value to the tests that run while it is computed, and only at each call are
-// those the tests that read it.
-const pactHeader = (): string => 'Verifying a pact between '
+/** How Pact's printed report opens each pact's section. */
+const PACT_HEADER = 'Verifying a pact between '
+
+/** The order mismatches are listed in; no 'state': a provider state's failure is put ahead of these afterwards (provider.ts). */
+const MISMATCH_ORDER: readonly MismatchKind[] = ['error', 'method', 'path', 'query', 'status', 'header', 'body', 'metadata']
 
 /**
  * Reads the JSON report of Pact's verifier (`interactionResults`, `errors`, `output`) into one
@@ -55,12 +57,6 @@ export function toVerificationOutcomes(json: unknown, context: OutcomeContext): 
   // A pending interaction's failure (a V4 pact can mark one) is listed apart, in `pendingErrors`.
   const errors = [...arrayOf(record.errors), ...arrayOf(record.pendingErrors)].filter(isRawError)
   const located = locate(arrayOf(record.output).filter((line): line is string => typeof line === 'string'))
-  // No 'state': a provider state's failure is put ahead of these afterwards (verify-provider.ts).
-  const kindOrder: readonly MismatchKind[] = [
-    // Stryker disable next-line StringLiteral: a kind not in the list ranks -1, so an emptied 'error' still sorts first
-    'error',
-    'method', 'path', 'query', 'status', 'header', 'body', 'metadata',
-  ]
   let cursor = 0
   const interactions = results.map((result): InteractionOutcome => {
     const found = located.findIndex((each, index) => index >= cursor && each.description === result.description)
@@ -70,14 +66,14 @@ export function toVerificationOutcomes(json: unknown, context: OutcomeContext): 
     const mismatches = errors
       .filter((error) => labels(error.interaction, result.description, consumer))
       .flatMap((error) => toMismatches(error.mismatch, context))
-      .sort((a, b) => kindOrder.indexOf(a.kind) - kindOrder.indexOf(b.kind))
+      .sort((a, b) => MISMATCH_ORDER.indexOf(a.kind) - MISMATCH_ORDER.indexOf(b.kind))
     const durationMs = parseDuration(result.duration)
     return {
-      ...(consumer === undefined ? {} : { consumer }),
+      ...definedOnly({ consumer }),
       description: result.description,
       providerStates: where?.providerStates ?? [],
       passed: result.result === 'OK',
-      ...(durationMs === undefined ? {} : { durationMs }),
+      ...definedOnly({ durationMs }),
       mismatches,
     }
   })
@@ -91,25 +87,23 @@ export function toVerificationOutcomes(json: unknown, context: OutcomeContext): 
 }
 
 function labels(label: string, description: string, consumer: string | undefined): boolean {
-  if (!label.startsWith(pactHeader()) || !label.endsWith(` - ${description}`)) return false
-  return consumer === undefined || label.startsWith(`${pactHeader()}${consumer} and `)
+  if (!label.startsWith(PACT_HEADER) || !label.endsWith(` - ${description}`)) return false
+  return consumer === undefined || label.startsWith(`${PACT_HEADER}${consumer} and `)
 }
 
 // The verifier's printed report is the only place that names each interaction's consumer and
 // provider states, passing ones included.
 function locate(output: readonly string[]): Located[] {
-  // Stryker disable next-line ArrayDeclaration: a string in the list has no description, so no result finds it
   const found: Located[] = []
   let consumer: string | undefined
   let current: Located | undefined
   for (const raw of output.flatMap((chunk) => chunk.split('\n'))) {
     const line = stripAnsi(raw)
-    if (line.startsWith(pactHeader())) {
+    if (line.startsWith(PACT_HEADER)) {
       consumer = consumerOf(raw)
       current = undefined
     } else if (line.startsWith('  ') && !line.startsWith('   ') && line.trim() !== '') {
       const description = withoutTiming(line.slice(2))
-      // Stryker disable next-line ConditionalExpression: a consumer of undefined reads as none wherever it is read
       current = consumer === undefined ? { description, providerStates: [] } : { consumer, description, providerStates: [] }
       found.push(current)
     } else if (current !== undefined && (line.trimStart().startsWith('Given ') || line.trimStart().startsWith('And '))) {
@@ -130,7 +124,7 @@ function consumerOf(raw: string): string | undefined {
     const end = raw.indexOf('\u001b[0m', start)
     if (end !== -1) return raw.slice(start + bold.length, end)
   }
-  const text = stripAnsi(raw).slice(pactHeader().length)
+  const text = stripAnsi(raw).slice(PACT_HEADER.length)
   const split = text.lastIndexOf(' and ')
   return split === -1 ? undefined : text.slice(0, split)
 }
@@ -167,9 +161,9 @@ function toMismatch(raw: Record<string, unknown>): Mismatch {
   return {
     kind,
     message: textOf(raw.mismatch) ?? `${kind} mismatch`,
-    ...(key === undefined ? {} : { key }),
-    ...(expected === undefined ? {} : { expected }),
-    ...(actual === undefined ? {} : { actual }),
+    ...definedOnly({ key }),
+    ...definedOnly({ expected }),
+    ...definedOnly({ actual }),
   }
 }
 
@@ -205,7 +199,6 @@ export function stripAnsi(text: string): string {
 }
 
 function textOf(value: unknown): string | undefined {
-  // Stryker disable next-line ConditionalExpression: JSON.stringify(undefined) is undefined too
   if (value === undefined || value === null) return undefined
   return typeof value === 'string' ? value : JSON.stringify(value)
 }
@@ -215,7 +208,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function arrayOf(value: unknown): readonly unknown[] {
-  // Stryker disable next-line ArrayDeclaration: each caller keeps only items it can read; as output, a line naming no pact adds nothing
   return Array.isArray(value) ? value : []
 }
 

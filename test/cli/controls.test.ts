@@ -6,7 +6,7 @@ import { createApiClient, createControlClient } from '../support/api-client.js'
 import { type CliProcess, runCli, spawnCli, waitForBaseUrl } from '../support/cli.js'
 import { expectError } from '../support/expectations.js'
 import { shippedPets } from '../support/fixtures.js'
-import { type Pet } from '../../src/spec/animals-service.js'
+import type { Pet } from '../../src/spec/animals-service.js'
 
 const running: CliProcess[] = []
 afterEach(() => {

@@ -7,7 +7,7 @@ import { parseFixture } from '../../src/fake/fixture.js'
 import { createApiClient, createControlClient } from '../support/api-client.js'
 import { type CliProcess, runCli, spawnCli, waitForBaseUrl } from '../support/cli.js'
 import { shippedPets } from '../support/fixtures.js'
-import { type Pet } from '../../src/spec/animals-service.js'
+import type { Pet } from '../../src/spec/animals-service.js'
 
 const running: CliProcess[] = []
 afterEach(() => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { type Handler, isDropped } from '../../src/service/http.js'
-import { parityProbes } from '../../src/parity/probes.js'
+import { PARITY_PROBES } from '../../src/parity/probes.js'
 import { PARITY_SCENARIOS } from '../../src/parity/scenarios.js'
 import { runCli } from '../support/cli.js'
 import { closedPort, createReportDir, driftOf, STAGING_KEY, type StagingStandIn, startStagingStandIn } from '../support/deployments.js'
@@ -14,7 +14,7 @@ afterAll(() => staging.stop())
 
 const parity = (args: readonly string[], key: string) => runCli(['parity', ...args], { ANIMALS_MOCK_VERIFY_KEY: key })
 
-const checks = (): number => parityProbes().length + PARITY_SCENARIOS.length
+const checks = (): number => PARITY_PROBES.length + PARITY_SCENARIOS.length
 
 // A deployment that differs only where the spec is open: no WWW-Authenticate on its 401s.
 const withoutChallenge = (site: Handler): Handler => ({
@@ -89,7 +89,7 @@ it('reports differences where the spec is open as open, passing unless --strict'
     expect(lenient.stdout).not.toContain('CONTRADICTS')
     const json = JSON.parse(reports.read('p.json')) as { passed: boolean; findings: { verdict: string; aspect: string }[] }
     expect(json.passed).toBe(true)
-    expect(json.findings.length).toBe(parityProbes().filter((probe) => probe.expect.status === 401).length)
+    expect(json.findings.length).toBe(PARITY_PROBES.filter((probe) => probe.expect.status === 401).length)
     expect(new Set(json.findings.map((each) => `${each.verdict} ${each.aspect}`))).toEqual(new Set(['open header WWW-Authenticate']))
 
     const strict = await parity(['--base-url', deployment.baseUrl, '--strict'], PROVIDER_KEY)

@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest'
-import { parity, parityHelp } from '../../src/cli/parity.js'
+import { parity, PARITY_HELP } from '../../src/cli/parity.js'
 import { type Handler, isDropped } from '../../src/service/http.js'
 import { createSite } from '../../src/site/site.js'
-import { parityProbes } from '../../src/parity/probes.js'
+import { PARITY_PROBES } from '../../src/parity/probes.js'
 import { PARALLEL_CREATIONS, PARITY_SCENARIOS } from '../../src/parity/scenarios.js'
 import { createFake } from '../../src/fake.js'
 import { type RunningServer, startServer } from '../../src/node/server.js'
@@ -16,7 +16,7 @@ import { type InProcessOutcome, runInProcess } from '../support/in-process.js'
 // test/contracts/parity-cli.test.ts runs it as a process.
 
 const KEY = 'LEAKCHECK-parity-in-process-77e1'
-const checks = (): number => parityProbes().length + PARITY_SCENARIOS.length
+const checks = (): number => PARITY_PROBES.length + PARITY_SCENARIOS.length
 
 afterEach(() => {
   vi.restoreAllMocks()
@@ -67,14 +67,14 @@ async function refusalOf(args: readonly string[], env?: NodeJS.ProcessEnv): Prom
 
 it('shows its help with --help or -h, exit code 0, needing no key', async () => {
   for (const flag of ['--help', '-h']) {
-    expect(await run([flag, '--timeout', 'not-read'], {})).toEqual({ code: 0, refused: undefined, stdout: parityHelp(), stderr: '' })
+    expect(await run([flag, '--timeout', 'not-read'], {})).toEqual({ code: 0, refused: undefined, stdout: PARITY_HELP, stderr: '' })
   }
-  expect(parityHelp()).toMatch(/^Usage: animals-mock parity --base-url <url> \[options\]\n/)
-  expect(parityHelp()).toContain(`Sends the same ${parityProbes().length} probe requests`)
-  expect(parityHelp()).toContain(`then ${PARITY_SCENARIOS.length} scenarios`)
-  expect(parityHelp()).toContain(`under ${PARALLEL_CREATIONS} parallel creations`)
+  expect(PARITY_HELP).toMatch(/^Usage: animals-mock parity --base-url <url> \[options\]\n/)
+  expect(PARITY_HELP).toContain(`Sends the same ${PARITY_PROBES.length} probe requests`)
+  expect(PARITY_HELP).toContain(`then ${PARITY_SCENARIOS.length} scenarios`)
+  expect(PARITY_HELP).toContain(`under ${PARALLEL_CREATIONS} parallel creations`)
   for (const option of ['--base-url <url>', '--fake-url <url>', '--strict', '--timeout <ms>', '(default 10000)', '--run-id <id>', '--json <file>', '-h, --help', 'ANIMALS_MOCK_VERIFY_KEY']) {
-    expect(parityHelp(), option).toContain(option)
+    expect(PARITY_HELP, option).toContain(option)
   }
 })
 

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, expect, it, vi } from 'vitest'
 import { CliError } from '../../src/cli/cli-error.js'
 import { SEED_HELP, seed } from '../../src/cli/seed.js'
-import { type Pet } from '../../src/spec/animals-service.js'
+import type { Pet } from '../../src/spec/animals-service.js'
 
 afterEach(() => {
   vi.restoreAllMocks()

@@ -2,7 +2,7 @@ import { expect } from 'vitest'
 import type { ApiClient } from '../support/api-client.js'
 import { TEST_KEY } from '../support/api-client.js'
 import { expectDeprecationHeaders, expectError, expectJsonType, expectPetShape } from '../support/expectations.js'
-import { type Pet, type PetStatus } from '../../src/spec/animals-service.js'
+import type { Pet, PetStatus } from '../../src/spec/animals-service.js'
 
 /** What each case gets: a client for the API under test and the animals the fake started with. */
 export type CaseContext = {

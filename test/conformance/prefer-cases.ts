@@ -1,7 +1,7 @@
 import { expect } from 'vitest'
 import { expectDeprecationHeaders, expectError, expectPetShape } from '../support/expectations.js'
 import type { ConformanceCase } from './cases.js'
-import { type Pet } from '../../src/spec/animals-service.js'
+import type { Pet } from '../../src/spec/animals-service.js'
 
 // `Prefer: code=NNN` is the fake's extension (Prism's header), not the spec's: its own table, run
 // by each transport after the conformance table.

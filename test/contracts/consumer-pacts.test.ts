@@ -7,7 +7,7 @@ import { type AnimalsClient, type AnimalsApiError, createAnimalsClient, isAnimal
 import { normalisePact, PACT_PARTIES, pactFilePath } from '../../src/contracts/pact-files.js'
 import { PROVIDER_STATES } from '../../src/deployment/provider-states.js'
 import { API_KEY_PLACEHOLDER } from '../../src/verify/options.js'
-import { type NewPet } from '../../src/spec/animals-service.js'
+import type { NewPet } from '../../src/spec/animals-service.js'
 import {
   errorLike,
   INVALID_KEY,

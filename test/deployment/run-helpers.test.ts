@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { defaultConsumerVersionSelectors, parseConsumerVersionSelectors } from '../../src/verify/consumer-version-selectors.js'
+import { DEFAULT_CONSUMER_VERSION_SELECTORS, parseConsumerVersionSelectors } from '../../src/verify/consumer-version-selectors.js'
 import { createRunId, isRunId, markName, runMarker } from '../../src/deployment/run-marker.js'
 import { createScrubber, REDACTED } from '../../src/service/credentials.js'
 
@@ -81,5 +81,5 @@ it('says which selector is wrong and why', () => {
 })
 
 it('selects each consumer\'s main branch and whatever is deployed or released unless told otherwise', () => {
-  expect(defaultConsumerVersionSelectors()).toEqual([{ mainBranch: true }, { deployedOrReleased: true }])
+  expect(DEFAULT_CONSUMER_VERSION_SELECTORS).toEqual([{ mainBranch: true }, { deployedOrReleased: true }])
 })

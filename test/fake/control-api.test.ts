@@ -2,7 +2,7 @@ import { expect, it } from 'vitest'
 import { CONTROL_BODY_LIMITS, createControl, snapshotBodyLimit } from '../../src/fake/control.js'
 import type { PlainRequest } from '../../src/service/http.js'
 import { createTestFake, plainRequest } from '../support/core-fake.js'
-import { type Pet } from '../../src/spec/animals-service.js'
+import type { Pet } from '../../src/spec/animals-service.js'
 
 // The control API in process: what test/node/control.test.ts checks over HTTP, down to each
 // message and bound, and isolation's scoping, which the HTTP tests meet only through the CLI.

@@ -2,7 +2,7 @@ import { expect, it } from 'vitest'
 import { FakeInputError } from '../../src/service/errors.js'
 import { isDropped } from '../../src/service/http.js'
 import { createTestFake, plainRequest, respond } from '../support/core-fake.js'
-import { type Pet } from '../../src/spec/animals-service.js'
+import type { Pet } from '../../src/spec/animals-service.js'
 
 const pets: Pet[] = [
   { id: 1, name: 'Rex', categoryId: 1, status: 'available' },

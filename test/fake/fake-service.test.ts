@@ -4,7 +4,7 @@ import { createFakeService } from '../../src/fake/fake-service.js'
 import type { IdReservation } from '../../src/service/store.js'
 import { createPetSource } from '../../src/seed/generate-pets.js'
 import { createTestFake, plainRequest, respond } from '../support/core-fake.js'
-import { type Pet } from '../../src/spec/animals-service.js'
+import type { Pet } from '../../src/spec/animals-service.js'
 
 const pets: Pet[] = [
   { id: 1, name: 'Rex', categoryId: 1 },

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest'
 import { createControl } from '../../src/fake/control.js'
 import { createTestFake, plainRequest } from '../support/core-fake.js'
-import { type Pet } from '../../src/spec/animals-service.js'
+import type { Pet } from '../../src/spec/animals-service.js'
 
 const pets: Pet[] = [{ id: 1, name: 'Rex', categoryId: 1, status: 'available' }]
 

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest'
 import { createBudget } from '../../src/service/budget.js'
 import { createTenants, type Tenant } from '../../src/fake/tenants.js'
-import { type Pet } from '../../src/spec/animals-service.js'
+import type { Pet } from '../../src/spec/animals-service.js'
 
 const rex: Pet = { id: 1, name: 'Rex', categoryId: 1 }
 

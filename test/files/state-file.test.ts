@@ -7,8 +7,8 @@ import { joinFixture, parseFixture } from '../../src/fake/fixture.js'
 import { createStore, type Store } from '../../src/service/store.js'
 import { createIdReservation, createStateWriter, ID_BLOCK, prepareStateFile, readStateFile, StateFileError } from '../../src/files/state-file.js'
 import { escapedForRegExp } from '../support/expectations.js'
-import { type Pet } from '../../src/spec/animals-service.js'
-import { type Int64 } from '../../src/spec/animals-service.js'
+import type { Pet } from '../../src/spec/animals-service.js'
+import type { Int64 } from '../../src/spec/animals-service.js'
 
 const INT64_MAX = 2n ** 63n - 1n
 const folders: string[] = []

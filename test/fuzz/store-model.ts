@@ -1,6 +1,6 @@
 import { isInteger, parse } from 'lossless-json'
 import type { FuzzRequest } from './request-arbitraries.js'
-import { type Pet } from '../../src/spec/animals-service.js'
+import type { Pet } from '../../src/spec/animals-service.js'
 
 /** An animal as comparable text: exact whatever the size of its numbers. */
 type Canonical = string

@@ -6,7 +6,7 @@ import { createHandlers } from '../../src/msw/handlers.js'
 import { createPages } from '../../src/site/pages.js'
 import { type RunningServer, startServer } from '../../src/node/server.js'
 import { createApiClient } from '../support/api-client.js'
-import { type Pet } from '../../src/spec/animals-service.js'
+import type { Pet } from '../../src/spec/animals-service.js'
 
 const fake = createFake()
 const mswApi = createApiClient('http://animals.test/v1')

@@ -7,7 +7,7 @@ import { type RunningServer, startServer } from '../../src/node/server.js'
 import { createApiClient, createControlClient, TEST_KEY } from '../support/api-client.js'
 import { expectError } from '../support/expectations.js'
 import { shippedPets } from '../support/fixtures.js'
-import { type Pet } from '../../src/spec/animals-service.js'
+import type { Pet } from '../../src/spec/animals-service.js'
 
 const pets = shippedPets('default')
 let fake: Fake

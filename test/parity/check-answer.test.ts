@@ -1,11 +1,11 @@
 import { expect, it } from 'vitest'
-import { parityProbes, type Probe, toProbeRequest } from '../../src/parity/probes.js'
+import { PARITY_PROBES, type Probe, toProbeRequest } from '../../src/parity/probes.js'
 import { checkAnswer, type ObservedAnswer } from '../../src/parity/check-answer.js'
 import { SPEC } from '../../src/spec/citations.js'
 
 const said = (name: keyof typeof SPEC): string => `spec ${SPEC[name].section}: "${SPEC[name].quote}"`
 const probe = (id: string): Probe => {
-  const found = parityProbes().find((each) => each.id === id)
+  const found = PARITY_PROBES.find((each) => each.id === id)
   if (found === undefined) throw new Error(`no probe ${id}`)
   return found
 }

@@ -1,10 +1,10 @@
 import { expect, it } from 'vitest'
 import { compareOutcome, type Observed, shapeOf } from '../../src/parity/compare.js'
-import { parityProbes, type Probe, toProbeRequest } from '../../src/parity/probes.js'
+import { PARITY_PROBES, type Probe, toProbeRequest } from '../../src/parity/probes.js'
 import { cite, SPEC } from '../../src/spec/citations.js'
 
 const probe = (id: string): Probe => {
-  const found = parityProbes().find((each) => each.id === id)
+  const found = PARITY_PROBES.find((each) => each.id === id)
   if (found === undefined) throw new Error(`no probe ${id}`)
   return found
 }
@@ -115,7 +115,7 @@ it('fills a probe in for one side: the key, the marked name, the id of that side
   expect(JSON.parse(created.body ?? '')).toEqual({ name: 'Parity probe [m "1"]', categoryId: 1, status: 'available' })
   expect(created.headers).toEqual({ accept: 'application/json', authorization: 'Bearer k-1', 'content-type': 'application/json' })
   expect(toProbeRequest(probe('list-invalid-key'), context).headers.authorization).toBe('Bearer not-a-valid-key')
-  expect(new Set(parityProbes().map((each) => each.id)).size).toBe(parityProbes().length)
+  expect(new Set(PARITY_PROBES.map((each) => each.id)).size).toBe(PARITY_PROBES.length)
 })
 
 const said = (name: keyof typeof SPEC): string => `spec ${SPEC[name].section}: "${SPEC[name].quote}"`

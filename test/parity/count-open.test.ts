@@ -1,9 +1,9 @@
 import { expect, it } from 'vitest'
 import { compareOutcome, type Observed } from '../../src/parity/compare.js'
-import { parityProbes, type Probe } from '../../src/parity/probes.js'
+import { PARITY_PROBES, type Probe } from '../../src/parity/probes.js'
 
 const probe = (id: string): Probe => {
-  const found = parityProbes().find((each) => each.id === id)
+  const found = PARITY_PROBES.find((each) => each.id === id)
   if (found === undefined) throw new Error(`no probe ${id}`)
   return found
 }

@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest'
-import { describeProbe, parityProbes, type Probe, toProbeRequest } from '../../src/parity/probes.js'
+import { describeProbe, PARITY_PROBES, type Probe, toProbeRequest } from '../../src/parity/probes.js'
 
 const probe = (id: string): Probe => {
-  const found = parityProbes().find((each) => each.id === id)
+  const found = PARITY_PROBES.find((each) => each.id === id)
   if (found === undefined) throw new Error(`no probe ${id}`)
   return found
 }
@@ -43,7 +43,7 @@ it('describes a probe\'s request as people read it, with its query and credentia
 })
 
 it('gives every probe a rule, and pins a status only with a sentence of the spec', () => {
-  for (const each of parityProbes()) {
+  for (const each of PARITY_PROBES) {
     expect(each.expect.rule, each.id).not.toBe('')
     if (each.expect.status !== undefined) expect(each.expect.rule, each.id).toMatch(/^spec [0-9.]+: "/)
   }

@@ -1,12 +1,12 @@
 import { expect, it } from 'vitest'
 import type { Finding, Observed, ProbeOutcome } from '../../src/parity/compare.js'
-import { parityProbes, type Probe } from '../../src/parity/probes.js'
+import { PARITY_PROBES, type Probe } from '../../src/parity/probes.js'
 import { formatParityText, parityPassed, summariseParity, toParityJson } from '../../src/parity/report.js'
 import type { ParityReport } from '../../src/parity/run.js'
 import { PARITY_SCENARIOS, type ScenarioOutcome } from '../../src/parity/scenario-run.js'
 
 const probe = (id: string): Probe => {
-  const found = parityProbes().find((each) => each.id === id)
+  const found = PARITY_PROBES.find((each) => each.id === id)
   if (found === undefined) throw new Error(`no probe ${id}`)
   return found
 }

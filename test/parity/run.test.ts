@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { parityProbes, type Probe } from '../../src/parity/probes.js'
+import { PARITY_PROBES, type Probe } from '../../src/parity/probes.js'
 import { type ParityOptions, ParitySetupError, runParity } from '../../src/parity/run.js'
 import { PARITY_SCENARIOS, type Scenario, type ScenarioSide } from '../../src/parity/scenarios.js'
 import { closedPort } from '../support/deployments.js'
@@ -7,7 +7,7 @@ import { type Drift, startIndependentService } from '../support/independent-serv
 import { PROVIDER_KEY, startVerifiableFake, type VerifiableFake } from '../support/pact-verification.js'
 
 const MARKER = '[animals-mock parity run-1]'
-const probes = (...ids: string[]): Probe[] => ids.map((id) => parityProbes().find((each) => each.id === id) ?? (() => { throw new Error(`no probe ${id}`) })())
+const probes = (...ids: string[]): Probe[] => ids.map((id) => PARITY_PROBES.find((each) => each.id === id) ?? (() => { throw new Error(`no probe ${id}`) })())
 const closers: (() => Promise<void>)[] = []
 let fake: VerifiableFake
 beforeAll(async () => {
@@ -31,7 +31,7 @@ const optionsFor = (deployment: string, extra: Partial<ParityOptions> = {}): Par
 
 it('finds only open differences between the fake and an implementation that chooses otherwise', async () => {
   const report = await runParity(optionsFor(await independent()))
-  expect(report.outcomes.map((each) => each.probe.id)).toEqual(parityProbes().map((each) => each.id))
+  expect(report.outcomes.map((each) => each.probe.id)).toEqual(PARITY_PROBES.map((each) => each.id))
   expect(report.scenarios.map((each) => [each.scenario.id, each.fake.ok, each.deployment.ok])).toEqual([
     ['refused-create-stores-nothing', true, true],
     ['ids-unique-in-parallel', true, true],

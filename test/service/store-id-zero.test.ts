@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest'
 import { createStore } from '../../src/service/store.js'
-import { type Pet } from '../../src/spec/animals-service.js'
+import type { Pet } from '../../src/spec/animals-service.js'
 
 // The duplicate check compares each id with the one before it. The first animal has none before
 // it, so an id of 0 in first place is where a check that forgot that would refuse a good set.

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest'
 import { createBudget } from '../../src/service/budget.js'
 import { createStore } from '../../src/service/store.js'
-import { type Pet } from '../../src/spec/animals-service.js'
+import type { Pet } from '../../src/spec/animals-service.js'
 
 const rex: Pet = { id: 10, name: 'Rex', categoryId: 1, status: 'sold' }
 const tom: Pet = { id: 4, name: 'Tom', categoryId: 2 }

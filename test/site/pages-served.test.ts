@@ -14,7 +14,7 @@ import { DASHBOARD_MODULES } from '../../src/site/dashboard-pages.js'
 import { withFakeServer } from '../../src/site/docs-pages.js'
 import { createPages } from '../../src/site/pages.js'
 import { type RunningServer, startServer } from '../../src/node/server.js'
-import { siteCss } from '../../src/site/site-style.js'
+import { SITE_CSS } from '../../src/site/site-style.js'
 
 // What a browser and a script see of the pages beside the API, in-process: status, headers and
 // content. pages-golden.test.ts compares each whole page, as the CLI serves it, with a golden file.
@@ -142,7 +142,7 @@ it('serves the stylesheet the landing page and the dashboard link', async () => 
   const style = await get(open, '/assets/site.css')
   expect(style.status).toBe(200)
   expect(style.headers['content-type']).toBe('text/css; charset=utf-8')
-  expect(style.body).toBe(siteCss())
+  expect(style.body).toBe(SITE_CSS)
 })
 
 it('serves the API reference, which loads Swagger UI from the fake itself, never cached', async () => {
