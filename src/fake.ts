@@ -4,6 +4,17 @@ import { parseFixtureRecords } from './fake/fixture.js'
 import type { Pet } from './spec/animals-service.js'
 
 export type { Fake, FakeOptions }
+// What a Fake's methods take and give, so that its users can name them.
+export type { Controls, ExchangeListener, ObservedExchange, SeedOptions, SeedResult, StoreControls } from './fake/fake-service.js'
+export type { ForcedRule, ForcedRuleSpec } from './fake/forced.js'
+export type { JournalEntry, JournalFilter } from './fake/journal.js'
+export type { LatencySpec } from './fake/latency.js'
+export type { KeyPolicy } from './service/auth.js'
+export type { Budget, BudgetLimits } from './service/budget.js'
+export type { ApiError, ErrorCode } from './service/errors.js'
+export type { DroppedConnection, Fields, Handler, PlainRequest, PlainResponse, Reply, Result } from './service/http.js'
+export type { AnimalSet, Created, IdReservation, Store } from './service/store.js'
+export type { ErrorBody, Int64, NewPet, Pet, PetStatus } from './spec/animals-service.js'
 
 /** The animals of `fixtures/default.json`, embedded so that browsers and tests need no file access. */
 export const DEFAULT_PETS: readonly Pet[] = loadDefaultPets()

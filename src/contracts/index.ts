@@ -8,4 +8,4 @@ export {
   isAnimalsApiError,
   type ListPetsQuery,
 } from '../client/client.js'
-export type { ErrorBody, Int64, NewPet, Pet, PetStatus } from '../spec/animals-service.js'
+export { type ErrorBody, type Int64, type NewPet, PET_STATUSES, type Pet, type PetStatus } from '../spec/animals-service.js'

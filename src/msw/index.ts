@@ -1,4 +1,3 @@
-export { type NewPet, type Pet, type PetStatus } from '../spec/animals-service.js'
 /**
  * `animals-mock/msw`: the fake as Mock Service Worker handlers, for `setupServer` (Node, vitest)
  * and `setupWorker` (the browser).
@@ -6,4 +5,8 @@ export { type NewPet, type Pet, type PetStatus } from '../spec/animals-service.j
 export { BaseUrlError } from './base-url.js'
 export { createHandlers, type HandlersOptions } from './handlers.js'
 export { createFake, DEFAULT_PETS, type Fake, type FakeOptions } from '../fake.js'
+export type * from '../fake.js'
 export { bypassUnhandledRequests, failOnUnhandledRequests } from './listen-options.js'
+export { ERROR_STATUS } from '../service/errors.js'
+export { PET_STATUSES } from '../spec/animals-service.js'
+export type { RecordPactOptions } from '../recording/pact-recording.js'

@@ -17,17 +17,17 @@ it('exports the fake, its types and the client from animals-mock', () => {
 })
 
 it('exports the handlers and the fake from animals-mock/msw', () => {
-  expect(exportsOf('animals-mock/msw')).toEqual(['BaseUrlError', 'DEFAULT_PETS', 'bypassUnhandledRequests', 'createFake', 'createHandlers', 'failOnUnhandledRequests'])
+  expect(exportsOf('animals-mock/msw')).toEqual(['BaseUrlError', 'DEFAULT_PETS', 'ERROR_STATUS', 'PET_STATUSES', 'bypassUnhandledRequests', 'createFake', 'createHandlers', 'failOnUnhandledRequests'])
 })
 
 it('exports the standalone server from animals-mock/node', () => {
-  expect(exportsOf('animals-mock/node')).toEqual(expect.arrayContaining(['startServer', 'createSite', 'createPages']))
+  expect(exportsOf('animals-mock/node')).toEqual(expect.arrayContaining(['startServer', 'createSite', 'createPages', 'PET_STATUSES']))
 })
 
 it('exports the typed client from animals-mock/contracts', () => {
-  expect(exportsOf('animals-mock/contracts')).toEqual(['AnimalsApiError', 'createAnimalsClient', 'isAnimalsApiError'])
+  expect(exportsOf('animals-mock/contracts')).toEqual(['AnimalsApiError', 'PET_STATUSES', 'createAnimalsClient', 'isAnimalsApiError'])
 })
 
 it('exports the Faker generator from animals-mock/seed, the only entry that carries it', () => {
-  expect(exportsOf('animals-mock/seed')).toEqual(['CATEGORIES', 'DEFAULT_STATUS_MIX', 'generatePets'])
+  expect(exportsOf('animals-mock/seed')).toEqual(['CATEGORIES', 'DEFAULT_STATUS_MIX', 'PET_STATUSES', 'generatePets'])
 })
