@@ -50,7 +50,6 @@ function get(id: string, path: string, expect: Probe['expect']): Probe {
 
 function listProbes(): Probe[] {
   const listOk = cite('listOk')
-  // One literal: a test that pins part of the text then pins all of it.
   const openLimit =
     'the spec bounds limit to 1..100 but not how a value outside is answered: refused (an error with the Error body) or brought within the bounds, both are open; answered as if valid or absent, it contradicts spec 4.1'
   const openStatus = 'the spec does not say which error answers a status filter outside PetStatus; a list contradicts spec 4.1'

@@ -1,13 +1,13 @@
 import { execFileSync } from 'node:child_process'
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs'
+import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import { parseFixture } from '../../src/fake/fixture.js'
+import type { Pet } from '../../src/spec/animals-service.js'
 import { createApiClient, createControlClient } from '../support/api-client.js'
 import { type CliProcess, runCli, spawnCli, waitForBaseUrl } from '../support/cli.js'
 import { shippedPets } from '../support/fixtures.js'
-import type { Pet } from '../../src/spec/animals-service.js'
 
 const running: CliProcess[] = []
 afterEach(() => {
@@ -230,4 +230,18 @@ it.skipIf(disk === undefined)('refuses a seed whole on a full disk, storing noth
   } finally {
     full.release()
   }
+})
+
+it('refuses, in one line, a state file in a folder it may write in but not list, and leaves the folder as it was', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'state-unlisted-'))
+  chmodSync(dir, 0o333)
+  const file = join(dir, 'state.json')
+  const { code, stdout, stderr } = await runCli(['serve', '--port', '0', '--state-file', file], {}, { unprivileged: true })
+  expect(code).toBe(2)
+  expect(stdout).toBe('')
+  expect(stderr).toBe(
+    `animals-mock: cannot clear what a stopped fake left of the state file ${file}: no permission to list ${dir} or remove its state.json.*.tmp files\n`,
+  )
+  chmodSync(dir, 0o700)
+  expect(readdirSync(dir)).toEqual([])
 })

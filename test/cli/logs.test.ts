@@ -1,6 +1,7 @@
 import { afterEach, expect, it } from 'vitest'
 import { createApiClient } from '../support/api-client.js'
-import { type CliProcess, runCli, spawnCli, waitForBaseUrl } from '../support/cli.js'
+import { type CliProcess, runCli, spawnCli, stopCli, waitForBaseUrl } from '../support/cli.js'
+import { startIndependentService } from '../support/independent-service/service.js'
 
 const KEY = 'log-secret-key-4b7e1d'
 const running: CliProcess[] = []
@@ -113,4 +114,21 @@ it('prints no request lines with --quiet, and refuses an unknown log format', as
   const bad = await runCli(['serve', '--log-format', 'xml'])
   expect(bad.code).toBe(2)
   expect(bad.stderr).toContain('--log-format must be text or json')
+})
+
+it('proxy prints JSON Lines only with --log-format json: the banner, each violation, the stop', async () => {
+  const service = await startIndependentService({ keys: [KEY], seeded: 30, drift: 'createPet answers 200' })
+  try {
+    const cli = spawnCli(['proxy', '--target', service.baseUrl, '--port', '0', '--log-format', 'json'])
+    running.push(cli)
+    const base = await waitForBaseUrl(cli)
+    await createApiClient(base, KEY).authed('/pets', { method: 'POST', body: { name: 'Rex', categoryId: 1 } })
+    expect(await stopCli(cli)).toBe(0)
+    const records = jsonLines(cli.stdout())
+    expect(records[0]).toMatchObject({ event: 'listening', url: base, target: service.baseUrl })
+    expect(records).toContainEqual(expect.objectContaining({ event: 'violation', method: 'POST', path: '/v1/pets', status: 200, aspect: 'status' }))
+    expect(records.at(-1)).toMatchObject({ event: 'stopped', exchanges: 1, violations: 1 })
+  } finally {
+    await service.close()
+  }
 })

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import { createControlClient } from '../support/api-client.js'
-import { type CliProcess, spawnCli, waitForBaseUrl } from '../support/cli.js'
+import { type CliProcess, runCli, spawnCli, waitForBaseUrl } from '../support/cli.js'
 import { escapedForRegExp, expectError } from '../support/expectations.js'
 
 const running: CliProcess[] = []
@@ -80,4 +80,35 @@ it('takes over a lock left by a writer that no longer runs, at once', async () =
   expect(written.status).toBe(200)
   expect(Date.now() - started).toBeLessThan(5_000)
   expect(readdirSync(dir)).toEqual(['web-app-animals-service.json'])
+})
+
+it('records from the server too: serve --record-pact writes on the control call and on shutdown', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'served-pact-'))
+  const fake = spawnCli(['serve', '--port', '0', '--record-pact', dir, '--consumer', 'served-app', '--quiet'])
+  running.push(fake)
+  const baseUrl = await waitForBaseUrl(fake)
+  const headers = { authorization: 'Bearer served-secret-key', 'content-type': 'application/json' }
+  expect((await fetch(`${baseUrl}/pets?limit=3`, { headers })).status).toBe(200)
+  const written = await fetch(`${baseUrl.replace(/\/v1$/, '')}/__control/pact`, { method: 'POST', headers: { 'content-type': 'application/json' } })
+  expect(written.status).toBe(200)
+  expect(await written.json()).toMatchObject({ interactions: 1, warnings: [] })
+  expect((await fetch(`${baseUrl}/pets`, { method: 'POST', headers, body: '{"name":"Rex","categoryId":2}' })).status).toBe(201)
+  fake.child.kill('SIGTERM')
+  expect(await fake.exited).toBe(0)
+  expect(fake.stderr()).toContain('animals-mock: wrote 2 interaction(s)')
+  const text = readFileSync(join(dir, 'served-app-animals-service.json'), 'utf8')
+  expect(text).not.toContain('served-secret-key')
+  expect((JSON.parse(text) as { interactions: { description: string }[] }).interactions.map((each) => each.description)).toEqual([
+    'a request to add an animal without a status',
+    'a request to list animals with limit 3',
+  ])
+})
+
+it('refuses --record-pact without --consumer, and a consumer name that is not a file name', async () => {
+  const alone = await runCli(['serve', '--port', '0', '--record-pact', tmpdir()])
+  expect(alone.code).toBe(2)
+  expect(alone.stderr).toContain('--record-pact <dir> and --consumer <name> go together')
+  const bad = await runCli(['serve', '--port', '0', '--record-pact', tmpdir(), '--consumer', '../up'])
+  expect(bad.code).toBe(2)
+  expect(bad.stderr).toContain('--consumer: the consumer must be a name')
 })

@@ -1,19 +1,21 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { parity, PARITY_HELP } from '../../src/cli/parity.js'
-import { type Handler, isDropped } from '../../src/service/http.js'
-import { createSite } from '../../src/site/site.js'
-import { PARITY_PROBES } from '../../src/parity/probes.js'
-import { PARALLEL_CREATIONS, PARITY_SCENARIOS } from '../../src/parity/scenarios.js'
 import { createFake } from '../../src/fake.js'
 import { type RunningServer, startServer } from '../../src/node/server.js'
-import { closedPort } from '../support/deployments.js'
+import { PARITY_PROBES } from '../../src/parity/probes.js'
+import { PARALLEL_CREATIONS, PARITY_SCENARIOS } from '../../src/parity/scenarios.js'
+import { type Handler, isDropped } from '../../src/service/http.js'
+import { createSite } from '../../src/site/site.js'
+import { runCli } from '../support/cli.js'
+import { closedPort, createReportDir } from '../support/deployments.js'
 import { type InProcessOutcome, runInProcess } from '../support/in-process.js'
+import { PROVIDER_KEY, startVerifiableFake } from '../support/pact-verification.js'
 
 // `parity` in this process: its options, refusals, and whole runs against deployments served here.
-// test/contracts/parity-cli.test.ts runs it as a process.
+// test/cli/parity-deployments.test.ts runs it as a process.
 
 const KEY = 'LEAKCHECK-parity-in-process-77e1'
 const checks = (): number => PARITY_PROBES.length + PARITY_SCENARIOS.length
@@ -163,4 +165,57 @@ it('refuses in one line a JSON report it cannot write, after the comparison is p
   const outcome = await run(['--base-url', `${alike.url}/v1`, '--fake-url', `${alike.url}/v1`, '--json', join(dir, 'a-file', 'p.json')])
   expect(outcome.refused).toBe(`cannot write the report ${join(dir, 'a-file', 'p.json')}: EEXIST: file already exists, mkdir '${join(dir, 'a-file')}'`)
   expect(outcome.stdout).toContain('no differences')
+})
+
+describe('a deployment that fails unexpectedly', () => {
+  const KEY = 'parity-unexpected-key'
+
+  // A deployment whose new animals get an id no URL can hold: a string of one lone UTF-16
+  // surrogate, which encodeURIComponent refuses when parity asks for the animal back.
+  let broken: RunningServer
+  beforeAll(async () => {
+    const site = createSite({ api: createFake({ keys: [KEY] }) })
+    broken = await startServer({
+      app: {
+        async handle(request) {
+          const reply = await site.handle(request)
+          if (isDropped(reply) || request.method !== 'POST' || reply.status !== 201 || typeof reply.body !== 'string') return reply
+          return { ...reply, body: reply.body.replace(/"id":\d+/, '"id":"\\ud800"') }
+        },
+      },
+    })
+  })
+  afterAll(() => broken.close())
+
+  // What the line says after the command is the failure's own message ("URI malformed" today).
+  it('ends a run it cannot go on with in one line that names the command', async () => {
+    const outcome = await runInProcess(() => parity(['--base-url', `${broken.url}/v1`], { ANIMALS_MOCK_VERIFY_KEY: KEY }))
+    expect(outcome.code).toBeUndefined()
+    expect(outcome.refused).toMatch(/^parity could not run: [^\n]+$/)
+  })
+})
+
+describe('a deployment that echoes the key', () => {
+  // A deployment that echoes the caller's credential back, as a careless debug header might: the
+  // parity report shows a Sunset header's value, so the key would reach its output.
+  const echoingCredential = (site: Handler): Handler => ({
+    async handle(request) {
+      const reply = await site.handle(request)
+      if (isDropped(reply) || reply.headers.sunset === undefined) return reply
+      return { ...reply, headers: { ...reply.headers, sunset: request.headers.authorization ?? 'none' } }
+    },
+  })
+
+  it('never prints or writes the key, even where the deployment echoes it back', async () => {
+    const deployment = await startVerifiableFake({ wrap: echoingCredential })
+    const reports = createReportDir()
+    try {
+      const run = await runCli(['parity', '--base-url', deployment.baseUrl, '--json', reports.path('p.json')], { ANIMALS_MOCK_VERIFY_KEY: PROVIDER_KEY })
+      expect(run.stdout).toMatch(/header Sunset +.+ +Bearer \S+$/m)
+      for (const text of [run.stdout, run.stderr, reports.read('p.json')]) expect(text).not.toContain(PROVIDER_KEY)
+    } finally {
+      reports.remove()
+      await deployment.close()
+    }
+  })
 })

@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import { PROXY_HELP } from '../../src/cli/proxy.js'
-import { type CliProcess, runCli, type ServingCli, startServing, stopCli } from '../support/cli.js'
-import { type RawResponse, rawRequest } from '../support/raw-http.js'
+import { type CliProcess, runCli, type ServingCli, spawnCli, startServing, stopCli, waitForBaseUrl } from '../support/cli.js'
+import { closedPort } from '../support/deployments.js'
+import { rawRequest, type RawResponse } from '../support/raw-http.js'
 
 // `animals-mock proxy` met as a process, at the edges test/cli/proxy.test.ts (in-process) and
 // test/proxy/proxy.test.ts leave: help, defaults, the pages it does not serve, bodies on GET and
@@ -142,4 +143,21 @@ it('names the JUnit report after the proxy: <testsuites name="animals-mock proxy
   await fetch(`${base}/pets`, { headers: { authorization: `Bearer ${KEY}` } })
   expect(await stop(cli)).toBe(0)
   expect(readFileSync(report, 'utf8')).toContain('<testsuites name="animals-mock proxy"')
+})
+
+// As test/cli/serve.test.ts does for serve: the default is seen either listening or refused by name.
+it('listens on port 4010 and host 127.0.0.1 by default', async () => {
+  const cli = spawnCli(['proxy', '--target', `http://127.0.0.1:${await closedPort()}/v1`])
+  try {
+    const outcome = await Promise.race([waitForBaseUrl(cli).then((url) => ({ url })), cli.exited.then(() => ({ url: '' }))])
+    if (outcome.url === '') {
+      // Something else holds 4010 on this machine; the refusal still names the default.
+      expect(cli.stderr()).toContain('port 4010 on 127.0.0.1 is already in use')
+    } else {
+      expect(outcome.url).toBe('http://127.0.0.1:4010/v1')
+    }
+  } finally {
+    cli.child.kill('SIGKILL')
+    await cli.exited
+  }
 })

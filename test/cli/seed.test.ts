@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it, vi } from 'vitest'
 import { CliError } from '../../src/cli/cli-error.js'
-import { SEED_HELP, seed } from '../../src/cli/seed.js'
+import { seed, SEED_HELP } from '../../src/cli/seed.js'
 import type { Pet } from '../../src/spec/animals-service.js'
+import { runCli } from '../support/cli.js'
 
 afterEach(() => {
   vi.restoreAllMocks()
@@ -111,4 +112,14 @@ it('shows no progress below 200000 animals, even past a step of it', async () =>
   const out = join(dir, 'fifty-thousand.json')
   const { stderr } = await run(['--count', '50000', '--out', out])
   expect(stderr).toBe(`wrote 50000 animals to ${out}\n`)
+})
+
+// The tests above run seed in this process, against the help text it imports; a user
+// meets the built CLI's own copy.
+it('prints its usage for seed --help from the built CLI, exit code 0, writing nothing else', async () => {
+  const { code, stdout, stderr } = await runCli(['seed', '--help', '--count', '5'])
+  expect(code).toBe(0)
+  expect(stderr).toBe('')
+  expect(stdout).toMatch(/^Usage: animals-mock seed \[options\]\n/)
+  expect(stdout).toContain('--count <n>')
 })

@@ -1,7 +1,9 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterEach, expect, it } from 'vitest'
 import { createApiClient } from '../support/api-client.js'
 import { type CliProcess, runCli, spawnCli, waitForBaseUrl } from '../support/cli.js'
@@ -182,3 +184,57 @@ it('exits 1 when the recorded pact cannot be written at shutdown, saying why', a
   expect(cli.stderr()).toMatch(/^animals-mock: could not write the pact: E[A-Z]+: [^\n]+\n$/)
   expect(cli.stdout()).toMatch(/animals-mock stopped\n$/)
 })
+
+// Loaded before the program: on exit, says whether any module of Pact is in the CommonJS cache,
+// where Node keeps every CommonJS package an ES module imported.
+const PROBE = `data:text/javascript,${encodeURIComponent(`
+import { createRequire } from 'node:module'
+const cache = createRequire(process.execPath).cache
+process.on('exit', () => {
+  const pact = Object.keys(cache).some((path) => path.includes('@pact-foundation'))
+  process.stderr.write(pact ? 'PACT LOADED\\n' : 'PACT NOT LOADED\\n')
+})
+`)}`
+
+it('serves without loading Pact, which only verify pays for', async () => {
+  const serve = spawnCli(['serve', '--port', '0'], { NODE_OPTIONS: `--import=${PROBE}` })
+  await waitForBaseUrl(serve)
+  serve.child.kill('SIGTERM')
+  expect(await serve.exited).toBe(0)
+  expect(serve.stderr()).toContain('PACT NOT LOADED')
+
+  // The probe sees Pact when it is loaded: the module verify's worker imports.
+  const verifier = fileURLToPath(new URL('../../dist/verify/provider.js', import.meta.url))
+  const child = spawn(process.execPath, [`--import=${PROBE}`, verifier], { stdio: ['ignore', 'ignore', 'pipe'] })
+  let stderr = ''
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text))
+  await new Promise((resolve) => child.on('close', resolve))
+  expect(stderr).toContain('PACT LOADED')
+})
+
+// Linux lets a process without CAP_NET_BIND_SERVICE bind only from this port up (1024 by default);
+// elsewhere the test is skipped.
+const unprivilegedPortStart = process.platform === 'linux' ? Number(readFileSync('/proc/sys/net/ipv4/ip_unprivileged_port_start', 'utf8')) : 0
+
+it.skipIf(unprivilegedPortStart <= 80)('says in one line that it may not listen on a privileged port, exit code 2', async () => {
+  const { code, stdout, stderr } = await runCli(['serve', '--port', '80', '--host', '127.0.0.1'], {}, { unprivileged: true })
+  expect(code).toBe(2)
+  expect(stdout).toBe('')
+  expect(stderr).toBe('animals-mock: cannot listen: no permission to listen on 127.0.0.1:80\n')
+})
+
+// Ready means ready: a supervisor may stop the fake the moment it reads "listening on".
+it('stops gracefully when SIGTERM comes within a millisecond of the ready line, 50 times in a row', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ready-'))
+  const once = async (round: number): Promise<void> => {
+    const file = join(dir, `state-${round}.json`)
+    const cli = spawnCli(['serve', '--port', '0', '--quiet', '--state-file', file])
+    cli.child.stdout?.on('data', (text: string) => {
+      if (text.includes('animals-mock listening on')) cli.child.kill('SIGTERM')
+    })
+    expect(await cli.exited, `round ${round}: ${cli.stderr()}`).toBe(0)
+    expect(cli.stdout()).toContain('animals-mock stopped')
+    expect(existsSync(file), `round ${round}`).toBe(true)
+  }
+  for (let round = 0; round < 50; round += 5) await Promise.all([0, 1, 2, 3, 4].map((offset) => once(round + offset)))
+}, 120_000)

@@ -13,7 +13,7 @@ import { closedPort } from '../support/deployments.js'
 import { type InProcessOutcome, runInProcess } from '../support/in-process.js'
 
 // `verify` in this process, up to the point where it hands the pacts to its worker: options,
-// refusals and the checks of the deployment and the broker. test/contracts/verify-cli.test.ts runs
+// refusals and the checks of the deployment and the broker. test/cli/verify-deployments.test.ts runs
 // the whole command as a process.
 
 const KEY = 'LEAKCHECK-verify-in-process-3a1f'

@@ -1,8 +1,10 @@
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { Ajv } from 'ajv'
+import { readFileSync } from 'node:fs'
 import type { OpenAPIV3 } from 'openapi-types'
 import { expect, it } from 'vitest'
-import { OPENAPI_FILE, parseOpenApi, readOpenApiText } from '../../src/contracts/openapi.js'
+import { OPENAPI_FILE, readControlOpenApiText, readOpenApiText } from '../../src/contracts/openapi-files.js'
+import { parseOpenApi } from '../../src/contracts/openapi.js'
 import { LIMIT, PET_STATUSES } from '../../src/spec/animals-service.js'
 
 const doc = parseOpenApi(readOpenApiText())
@@ -130,4 +132,14 @@ it('states a format only where the spec gives one: int64 for id, categoryId and 
     '$.components.schemas.Pet.allOf.1.properties.id int64',
     '$.paths./pets/{petId}.get.parameters.0.schema int64',
   ])
+})
+
+it('reads the committed contract, contracts/openapi.yaml, as text; the control API has its own document', () => {
+  const text = readOpenApiText()
+  expect(text).toBe(readFileSync(new URL('../../contracts/openapi.yaml', import.meta.url), 'utf8'))
+  expect(OPENAPI_FILE.endsWith('/contracts/openapi.yaml')).toBe(true)
+  expect(parseOpenApi(text)).toMatchObject({ openapi: '3.0.3', info: { version: '1.0.0' } })
+  const control = readControlOpenApiText()
+  expect(control).toBe(readFileSync(new URL('../../contracts/control.openapi.yaml', import.meta.url), 'utf8'))
+  expect(parseOpenApi(control)).toMatchObject({ openapi: '3.0.3', info: { title: 'animals-mock control API' } })
 })

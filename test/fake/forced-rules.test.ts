@@ -1,7 +1,9 @@
-import { expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { createControl } from '../../src/fake/control.js'
+import { forcedErrorResponse, MAX_FORCED_RULES, parseForcedRule } from '../../src/fake/forced.js'
 import { FakeInputError } from '../../src/service/errors.js'
-import { MAX_FORCED_RULES, parseForcedRule } from '../../src/fake/forced.js'
-import { createTestFake } from '../support/core-fake.js'
+import type { PlainRequest } from '../../src/service/http.js'
+import { createTestFake, plainRequest } from '../support/core-fake.js'
 
 const refusal = (input: unknown) => {
   const parsed = parseForcedRule(input)
@@ -68,4 +70,55 @@ it(`keeps at most ${MAX_FORCED_RULES} rules in force: the next is refused with r
   expect(full).toMatchObject({ code: 'rules_full', status: 507, message: `At most ${MAX_FORCED_RULES} forced rules can be in force; remove some first.` })
   fake.unforce(1)
   expect(fake.force({ status: 503 }).id).toBe(MAX_FORCED_RULES + 1)
+})
+
+describe('a forced rule with a method of the wrong type', () => {
+  // A method that is JSON but no string: a regular expression would test it as the text "null" or
+  // "true", which looks like a method.
+  const control = (fields: Partial<PlainRequest>) => plainRequest({ basePath: '/__control', path: '/', ...fields })
+  const postRule = (rule: unknown) =>
+    control({ method: 'POST', path: '/forced', headers: { 'content-type': 'application/json' }, body: new TextEncoder().encode(JSON.stringify(rule)) })
+
+  async function ask(api: ReturnType<typeof createControl>, request: PlainRequest) {
+    const response = await api.handle(request)
+    return { status: response.status, body: response.body === undefined || response.body === '' ? undefined : JSON.parse(response.body) }
+  }
+
+  it('refuses a forced rule whose method is null or true with 400 and the Error body, keeping the rules in force as they were', async () => {
+    const api = createControl({ fake: createTestFake() })
+    expect((await ask(api, postRule({ method: 'GET', path: '/pets', status: 503 }))).status).toBe(201)
+    const before = await ask(api, control({ path: '/forced' }))
+    expect(before.body).toMatchObject({ rules: [{ method: 'GET', path: '/pets', status: 503 }] })
+    for (const method of [null, true]) {
+      expect(await ask(api, postRule({ method, path: '/pets', status: 500 })), String(method)).toEqual({
+        status: 400,
+        body: { code: 'invalid_body', message: "Field 'method' must be an HTTP method such as GET.", status: 400 },
+      })
+    }
+    expect(await ask(api, control({ path: '/forced' }))).toEqual(before)
+  })
+})
+
+// A forced response without a code gets the usual one for its status (docs/control-api.md,
+// docs/prefer.md), and a status with no usual code an `error_<status>` one.
+it('gives a forced error without a code the usual code of its status, or error_<status>', () => {
+  const codeOf = (status: number): unknown => (JSON.parse(forcedErrorResponse(status, 'm').body ?? '') as { code: unknown }).code
+  const statuses = [400, 401, 403, 404, 408, 409, 422, 429, 500, 502, 503, 504, 418, 599]
+  expect(Object.fromEntries(statuses.map((status) => [status, codeOf(status)]))).toEqual({
+    400: 'bad_request',
+    401: 'unauthorized',
+    403: 'forbidden',
+    404: 'not_found',
+    408: 'request_timeout',
+    409: 'conflict',
+    422: 'unprocessable_entity',
+    429: 'too_many_requests',
+    500: 'internal_error',
+    502: 'bad_gateway',
+    503: 'service_unavailable',
+    504: 'gateway_timeout',
+    418: 'error_418',
+    599: 'error_599',
+  })
+  expect(JSON.parse(forcedErrorResponse(503, 'm', 'maintenance').body ?? '')).toEqual({ code: 'maintenance', message: 'm', status: 503 })
 })

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest'
-import { mergeIncremental } from './merge-incremental.js'
+import { type IncrementalReport, mergeIncremental } from './merge-incremental.js'
+import { folderScores } from './scores.js'
 
 const file = (marker: string) => ({ language: 'typescript', source: marker, mutants: [{ id: marker }] })
 const tests = (marker: string) => ({ tests: [{ id: `${marker}#t`, name: 't' }] })
@@ -50,4 +51,21 @@ it('drops a test the run no longer has from the mutants kept, so Stryker tests t
   const merged = mergeIncremental(committed, run)
   expect(merged.testFiles?.['test/a.test.ts']?.tests).toEqual([{ id: '0', name: 'kept' }, { id: '1', name: 'new' }])
   expect(merged.files['src/a.ts']?.mutants).toEqual([{ id: 'a1', coveredBy: ['0'], killedBy: [] }])
+})
+
+const mutants = (...statuses: string[]) => ({ mutants: statuses.map((status) => ({ status })) })
+
+it('scores each folder as Stryker does: timeouts count as killed, ignored mutants count for nothing', () => {
+  const report: IncrementalReport = {
+    files: {
+      'src/fake/app.ts': mutants('Killed', 'Killed', 'Timeout', 'Survived'),
+      'src/fake/journal.ts': mutants('NoCoverage', 'Ignored', 'Killed'),
+      'src/cli/serve.ts': mutants('Ignored'),
+    },
+  }
+  expect(folderScores(report)).toEqual([
+    { folder: 'src/cli', killed: 0, timeout: 0, survived: 0, noCoverage: 0, ignored: 1, score: undefined },
+    { folder: 'src/fake', killed: 3, timeout: 1, survived: 1, noCoverage: 1, ignored: 1, score: (100 * 4) / 6 },
+  ])
+  expect(folderScores(report, 1)).toEqual([{ folder: 'src', killed: 3, timeout: 1, survived: 1, noCoverage: 1, ignored: 2, score: (100 * 4) / 6 }])
 })

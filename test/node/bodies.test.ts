@@ -1,9 +1,11 @@
+import { once } from 'node:events'
 import { connect, type Socket } from 'node:net'
-import { afterAll, expect, it } from 'vitest'
-import { API_BASE, createSite } from '../../src/site/site.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createFake, type Fake } from '../../src/fake.js'
 import { type BodyLimits, type Exchange, type RunningServer, startServer } from '../../src/node/server.js'
+import { API_BASE, createSite } from '../../src/site/site.js'
 import { TEST_KEY } from '../support/api-client.js'
+import { serveFake } from '../support/served-fake.js'
 
 const servers: RunningServer[] = []
 const sockets: Socket[] = []
@@ -220,4 +222,67 @@ it('reports an exchange whose client gave up while its answer was held back, onc
   expect(statusOf(await next.receivedWhen((text) => text.includes(']')))).toBe(200)
   await settle()
   expect(exchanges.map(({ status }) => status)).toEqual([null, 200])
+})
+
+describe('closing after a refusal', () => {
+  let server: RunningServer | undefined
+  afterAll(() => server?.close())
+
+  // A refused request's body is read and dropped, the connection kept open even when the client
+  // asked to close it, so that the client reads the answer rather than a reset (exchange.ts,
+  // refuse). A request without a body has nothing left to send: its connection closes as asked.
+  it('closes the connection it was asked to close after refusing a request without a body', async () => {
+    // Keep-alive past the test's time: a connection left open is not closed by its timeout.
+    server = await startServer({ app: createSite({ api: createFake({ keys: [TEST_KEY] }) }), timeouts: { keepAliveMs: 600_000, requestMs: 600_000 } })
+    const socket = connect(server.port, '127.0.0.1')
+    await once(socket, 'connect')
+    let text = ''
+    const answered = new Promise<void>((resolve) =>
+      socket.setEncoding('utf8').on('data', (chunk: string) => {
+        text += chunk
+        if (text.endsWith('}')) resolve()
+      }),
+    )
+    const ended = once(socket, 'end')
+    // No Host, so it is refused; and no half-close, so only the server can end the connection.
+    socket.write(`GET /v1/pets HTTP/1.1\r\nAuthorization: Bearer ${TEST_KEY}\r\nConnection: close\r\n\r\n`)
+    await answered
+    expect(text).toMatch(/^HTTP\/1\.1 400 /)
+    expect(text).toContain('"code":"bad_request"')
+    expect(text.toLowerCase()).toContain('\r\nconnection: close\r\n')
+    await ended
+    socket.destroy()
+  })
+})
+
+describe('a body in pieces', () => {
+  let fake: Fake
+  let server: RunningServer
+  beforeAll(async () => ({ fake, server } = await serveFake()))
+  afterAll(() => server.close())
+
+  /** Sends each piece in its own write, a moment apart, so the server reads them as separate chunks. */
+  function sendInPieces(pieces: readonly string[]): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(server.port, '127.0.0.1', async () => {
+        for (const piece of pieces) {
+          socket.write(piece)
+          await new Promise((done) => setTimeout(done, 50))
+        }
+      })
+      let text = ''
+      socket.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
+      socket.on('error', reject)
+      socket.on('close', () => resolve(text))
+    })
+  }
+
+  it('reads a body that arrives in pieces split inside its JSON as the whole body', async () => {
+    const body = '{"name":"Split across chunks","categoryId":3}'
+    const head = `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TEST_KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`
+    const answer = await sendInPieces([head + body.slice(0, 12), body.slice(12, 30), body.slice(30)])
+    expect(answer.split(' ')[1]).toBe('201')
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ name: 'Split across chunks', categoryId: 3 })
+    expect(fake.snapshot().at(-1)).toMatchObject({ name: 'Split across chunks', categoryId: 3 })
+  })
 })

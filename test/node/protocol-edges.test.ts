@@ -1,9 +1,10 @@
 import { connect } from 'node:net'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { API_BASE } from '../../src/site/site.js'
 import type { Fake } from '../../src/fake.js'
 import type { RunningServer } from '../../src/node/server.js'
+import { API_BASE } from '../../src/site/site.js'
 import { TEST_KEY } from '../support/api-client.js'
+import { rawRequest } from '../support/raw-http.js'
 import { serveFake } from '../support/served-fake.js'
 
 let fake: Fake
@@ -77,4 +78,16 @@ it('redacts every header whose name says it carries a credential, listed or not'
   expect(text).not.toContain('LEAK')
   for (const name of Object.keys(secrets)) expect(entry?.headers[name], name).toBe('[redacted]')
   expect(entry?.headers['x-request-id']).toBe('kept-1')
+})
+
+it('says in the Error body why an HTTP/1.1 request without exactly one Host is refused', async () => {
+  for (const hosts of ['', 'Host: 127.0.0.1\r\nHost: 127.0.0.1\r\n']) {
+    const refused = await rawRequest(server.url, `GET /v1/pets HTTP/1.1\r\n${hosts}Authorization: Bearer ${TEST_KEY}\r\nConnection: close\r\n\r\n`)
+    expect(refused.status).toBe(400)
+    expect(JSON.parse(refused.body)).toEqual({
+      code: 'bad_request',
+      status: 400,
+      message: 'An HTTP/1.1 request needs exactly one Host header (RFC 9112).',
+    })
+  }
 })

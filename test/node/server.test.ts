@@ -1,11 +1,11 @@
-import { request as httpRequest } from 'node:http'
 import { Validator } from '@seriousme/openapi-schema-validator'
+import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createFake, type Fake } from '../../src/fake.js'
-import { API_BASE, createSite } from '../../src/site/site.js'
-import { createPages } from '../../src/site/pages.js'
-import { type RunningServer, startServer } from '../../src/node/server.js'
 import { readOpenApiText } from '../../src/contracts/openapi.js'
+import { createFake, type Fake } from '../../src/fake.js'
+import { type RunningServer, startServer } from '../../src/node/server.js'
+import { createPages } from '../../src/site/pages.js'
+import { API_BASE, createSite } from '../../src/site/site.js'
 import { createApiClient, TEST_KEY } from '../support/api-client.js'
 import { expectError } from '../support/expectations.js'
 import { shippedPets } from '../support/fixtures.js'
@@ -156,4 +156,33 @@ it('answers an HTTP/1.1 request with no Host, or two, 400 with the Error body (R
   expect(old.status).toBe(200)
   const one = await rawRequest(server.url, `GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TEST_KEY}\r\nConnection: close\r\n\r\n`)
   expect(one.status).toBe(200)
+})
+
+// An app may work its answer out over time (the control API's snapshots and seeds do). A bug that
+// rejects that work must still answer the client, as a thrown one does (server.test.ts), and not
+// leave it waiting for an answer that never comes.
+it('answers a request whose asynchronous answer fails with a 500 Error body, reports the failure once, and goes on serving', async () => {
+  const failures: Error[] = []
+  const errors: unknown[] = []
+  const failing = await startServer({
+    app: {
+      handle: async (request) => {
+        if (request.path === '/ok') return { status: 204, headers: {} }
+        const failure = new Error(`boom ${failures.length}`)
+        failures.push(failure)
+        throw failure
+      },
+    },
+    onError: (error) => errors.push(error),
+  })
+  try {
+    const client = createApiClient(failing.url)
+    expectError(await client.call('/v1/pets'), 500, 'internal_error')
+    expectError(await client.call('/v1/pets', { method: 'POST', body: { name: 'Rex' } }), 500, 'internal_error')
+    expect(errors).toEqual(failures)
+    expect(errors).toHaveLength(2)
+    expect((await client.call('/ok')).status).toBe(204)
+  } finally {
+    await failing.close()
+  }
 })

@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, it } from 'vitest'
 
@@ -30,4 +32,19 @@ it('exports the typed client from animals-mock/contracts', () => {
 
 it('exports the Faker generator from animals-mock/seed, the only entry that carries it', () => {
   expect(exportsOf('animals-mock/seed')).toEqual(['CATEGORIES', 'DEFAULT_STATUS_MIX', 'PET_STATUSES', 'generatePets'])
+})
+
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>
+const apps = join(ROOT, 'test', 'consumers', 'apps')
+
+// The consumer apps install animals-mock from their locks: what the lock says of it must be what
+// it is, or `npm ci` there would install yesterday's dependencies.
+it('records the package\'s current dependencies and peers in every consumer app\'s lock (else: npm run consumers:lock)', () => {
+  for (const app of readdirSync(apps)) {
+    const lock = JSON.parse(readFileSync(join(apps, app, 'package-lock.json'), 'utf8')) as { packages: Record<string, Record<string, unknown>> }
+    const entry = lock.packages['node_modules/animals-mock'] ?? {}
+    for (const field of ['dependencies', 'peerDependencies', 'peerDependenciesMeta', 'engines', 'bin'] as const) {
+      expect(entry[field], `${app}: ${field}`).toEqual(manifest[field])
+    }
+  }
 })

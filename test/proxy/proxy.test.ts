@@ -208,19 +208,3 @@ it('records every animal seen as a fixture that serve --fixture loads', async ()
   expect((listed.json as unknown[]).length).toBe(Math.min(100, recorded.length))
 })
 
-it('prints JSON Lines only with --log-format json: the banner, each violation, the stop', async () => {
-  const service = await startIndependentService({ keys: [KEY], seeded: 30, drift: 'createPet answers 200' })
-  try {
-    const cli = spawnCli(['proxy', '--target', service.baseUrl, '--port', '0', '--log-format', 'json'])
-    running.push(cli)
-    const base = await waitForBaseUrl(cli)
-    await createApiClient(base, KEY).authed('/pets', { method: 'POST', body: { name: 'Rex', categoryId: 1 } })
-    expect(await stop(cli)).toBe(0)
-    const records = cli.stdout().split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Record<string, unknown>)
-    expect(records[0]).toMatchObject({ event: 'listening', url: base, target: service.baseUrl })
-    expect(records).toContainEqual(expect.objectContaining({ event: 'violation', method: 'POST', path: '/v1/pets', status: 200, aspect: 'status' }))
-    expect(records.at(-1)).toMatchObject({ event: 'stopped', exchanges: 1, violations: 1 })
-  } finally {
-    await service.close()
-  }
-})

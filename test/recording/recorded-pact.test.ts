@@ -124,33 +124,3 @@ describe.concurrent('fails against services that break what the app used', () =>
   }
 })
 
-it('records from the server too: serve --record-pact writes on the control call and on shutdown', async () => {
-  const { spawnCli, waitForBaseUrl } = await import('../support/cli.js')
-  const dir = mkdtempSync(join(tmpdir(), 'served-pact-'))
-  const fake = spawnCli(['serve', '--port', '0', '--record-pact', dir, '--consumer', 'served-app', '--quiet'])
-  const baseUrl = await waitForBaseUrl(fake)
-  const headers = { authorization: 'Bearer served-secret-key', 'content-type': 'application/json' }
-  expect((await fetch(`${baseUrl}/pets?limit=3`, { headers })).status).toBe(200)
-  const written = await fetch(`${baseUrl.replace(/\/v1$/, '')}/__control/pact`, { method: 'POST', headers: { 'content-type': 'application/json' } })
-  expect(written.status).toBe(200)
-  expect(await written.json()).toMatchObject({ interactions: 1, warnings: [] })
-  expect((await fetch(`${baseUrl}/pets`, { method: 'POST', headers, body: '{"name":"Rex","categoryId":2}' })).status).toBe(201)
-  fake.child.kill('SIGTERM')
-  expect(await fake.exited).toBe(0)
-  expect(fake.stderr()).toContain('animals-mock: wrote 2 interaction(s)')
-  const text = readFileSync(join(dir, 'served-app-animals-service.json'), 'utf8')
-  expect(text).not.toContain('served-secret-key')
-  expect((JSON.parse(text) as { interactions: { description: string }[] }).interactions.map((each) => each.description)).toEqual([
-    'a request to add an animal without a status',
-    'a request to list animals with limit 3',
-  ])
-})
-
-it('refuses --record-pact without --consumer, and a consumer name that is not a file name', async () => {
-  const alone = await runCli(['serve', '--port', '0', '--record-pact', tmpdir()])
-  expect(alone.code).toBe(2)
-  expect(alone.stderr).toContain('--record-pact <dir> and --consumer <name> go together')
-  const bad = await runCli(['serve', '--port', '0', '--record-pact', tmpdir(), '--consumer', '../up'])
-  expect(bad.code).toBe(2)
-  expect(bad.stderr).toContain('--consumer: the consumer must be a name')
-})

@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest'
 import { budgetFull, createBudget } from '../../src/service/budget.js'
 import { FakeInputError, isFakeInputError } from '../../src/service/errors.js'
+import { createTestFake } from '../support/core-fake.js'
 
 it('keeps a cached answer up to exactly the cache limit, and takes the room back when let go', () => {
   const budget = createBudget({ maxCacheChars: 10 })
@@ -36,4 +37,14 @@ it('says how many animals found no room, one or several', () => {
   expect(several.status).toBe(507)
   expect(several.message).toBe('The fake has no room for 3 more animals: it holds 1 of at most 1 animals (--max-animals, every store together).')
   expect(budgetFull(budget, 1).message).toMatch(/^The fake has no room for 1 more animal: /)
+})
+
+// The caps the README lists for a fake started without limits; each limit given replaces its own only.
+it('gives a fake started without limits the documented caps: 2,000,000 animals, 256 Mi text characters, 32 Mi cached', () => {
+  const defaults = { maxAnimals: 2_000_000, maxTextChars: 268_435_456, maxCacheChars: 33_554_432 }
+  expect(createTestFake().budget.limits).toEqual(defaults)
+  expect(createTestFake({ maxAnimals: 5 }).budget.limits).toEqual({ ...defaults, maxAnimals: 5 })
+  expect(createTestFake({ maxTextChars: 6 }).budget.limits).toEqual({ ...defaults, maxTextChars: 6 })
+  expect(createTestFake({ maxCacheChars: 7 }).budget.limits).toEqual({ ...defaults, maxCacheChars: 7 })
+  expect(createBudget({ maxAnimals: 1 }).limits).toEqual({ ...defaults, maxAnimals: 1 })
 })

@@ -9,7 +9,7 @@ import { rawRequest } from '../support/raw-http.js'
 
 // Each page as `animals-mock serve` and `animals-mock proxy` serve it, compared with a golden file
 // under test/node/golden/ (rendered for Host localhost:4010, so the output is stable). A page
-// changed on purpose: `npx vitest run test/node/pages-golden.test.ts -u`, then read the diff.
+// changed on purpose: `npx vitest run test/site/pages-golden.test.ts -u`, then read the diff.
 // Through the CLI, as users start it: most of the markup is module-level constants, which a mutant
 // changes only in a freshly started process. The files end in .htm, not .html: StrykerJS writes
 // `// @ts-nocheck` into the scripts of every .html file under test/ in its sandbox.

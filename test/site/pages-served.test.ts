@@ -3,18 +3,18 @@ import { type IncomingHttpHeaders, request } from 'node:http'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { OpenAPIV3 } from 'openapi-types'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { afterEach, expect, it } from 'vitest'
 import { readOpenApiText } from '../../src/contracts/openapi.js'
-import { createControl } from '../../src/fake/control.js'
-import { createSite, type Page } from '../../src/site/site.js'
-import { createHostPolicy } from '../../src/site/site-guard.js'
 import { createFake } from '../../src/fake.js'
+import { createControl } from '../../src/fake/control.js'
+import { type RunningServer, startServer } from '../../src/node/server.js'
 import { DASHBOARD_MODULES } from '../../src/site/dashboard-pages.js'
 import { withFakeServer } from '../../src/site/docs-pages.js'
 import { createPages } from '../../src/site/pages.js'
-import { type RunningServer, startServer } from '../../src/node/server.js'
+import { createHostPolicy } from '../../src/site/site-guard.js'
 import { SITE_CSS } from '../../src/site/site-style.js'
+import { createSite, type Page } from '../../src/site/site.js'
 
 // What a browser and a script see of the pages beside the API, in-process: status, headers and
 // content. pages-golden.test.ts compares each whole page, as the CLI serves it, with a golden file.
@@ -227,5 +227,32 @@ it('takes examples out of query parameters only in the reference\'s copy of a do
         free: { name: 'free', in: 'query' },
       },
     },
+  })
+})
+
+describe('the stylesheet', () => {
+  const servers: RunningServer[] = []
+  afterAll(() => Promise.all(servers.map((server) => server.close())))
+
+  const classesOf = (html: string): Set<string> => new Set([...html.matchAll(/ class="([^"]*)"/g)].flatMap((match) => (match[1] ?? '').split(' ')))
+
+  // pages-served.test.ts compares the stylesheet with the text it is served from; this reads it
+  // as a browser does, for the rules that lay out the pages that link it.
+  it('serves a stylesheet with rules for the header, main area and panels of the landing page and the dashboard', async () => {
+    const server = await startServer({ app: createSite({ api: createFake(), pages: createPages({ control: 'open' }) }) })
+    servers.push(server)
+    const css = await (await fetch(`${server.url}/assets/site.css`)).text()
+    expect(css).toMatch(/:root \{ color-scheme: light;/)
+    const pages = [
+      ['/', 'narrow', 'main.narrow {'],
+      ['/dashboard', 'grid', 'main.grid {'],
+    ] as const
+    for (const [path, main, mainRule] of pages) {
+      const classes = classesOf(await (await fetch(`${server.url}${path}`)).text())
+      for (const [name, rule] of [['top', 'header.top {'], ['panel', '.panel {'], [main, mainRule]] as const) {
+        expect(classes, `${path} uses ${name}`).toContain(name)
+        expect(css, rule).toContain(rule)
+      }
+    }
   })
 })

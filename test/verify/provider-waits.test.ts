@@ -8,7 +8,7 @@ import type { Handler } from '../../src/service/http.js'
 import { startVerifiableFake, verifyAgainst } from '../support/pact-verification.js'
 
 // Where the report says a request went unanswered, and how long it waits for provider states
-// still being set up once the verifier is done. As in verify-provider.test.ts, each run is a child
+// still being set up once the verifier is done. As in provider.test.ts, each run is a child
 // process, on a pact of one interaction of the committed one.
 type Interaction = { description: string; providerStates?: { name: string; params?: Record<string, unknown> }[] }
 const committed = JSON.parse(readFileSync(pactFilePath(), 'utf8')) as { interactions: Interaction[] } & Record<string, unknown>

@@ -1,10 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { pactFilePath } from '../../src/contracts/pact-files.js'
+import { UNKNOWN_PET_ID } from '../../src/deployment/provider-states.js'
 import type { Handler } from '../../src/service/http.js'
-import { RUN_MARKER, startVerifiableFake, verifyAgainst } from '../support/pact-verification.js'
+import { plain, RUN_MARKER, startVerifiableFake, verifyAgainst } from '../support/pact-verification.js'
 import { startStandInBroker } from '../support/stand-in-broker.js'
 
 // verifyProvider runs Pact's verifier, which prints its own report: each run is a child process
@@ -173,4 +174,30 @@ it('verifies the pacts a Pact Broker gives for its selectors, passing when every
     await broker.close()
     await provider.close()
   }
+})
+
+describe('the committed pact', () => {
+  const committed = JSON.parse(readFileSync(pactFilePath(), 'utf8')) as { interactions: { description: string }[] }
+
+  it('the standalone fake honours every interaction of the committed pact', async () => {
+    const provider = await startVerifiableFake()
+    try {
+      const outcome = await verifyAgainst(provider.baseUrl)
+      expect(outcome.failed, plain(outcome.output)).toEqual([])
+      expect(outcome.passed).toBe(true)
+      expect([...outcome.checked].sort()).toEqual(committed.interactions.map((each) => each.description).sort())
+
+      // The ids the provider states got from the fake, not the consumer's examples, reached the requests.
+      const marked = provider.fake.store.all().filter((pet) => pet.name.endsWith(RUN_MARKER))
+      const gets = provider.requests.filter((request) => /^GET \/v1\/pets\/[^/?]+$/.test(request))
+      expect(gets.length).toBeGreaterThan(0)
+      for (const request of gets) {
+        const id = request.slice('GET /v1/pets/'.length)
+        expect([UNKNOWN_PET_ID, ...marked.map((pet) => String(pet.id))]).toContain(id)
+      }
+      expect(gets).toContain(`GET /v1/pets/${UNKNOWN_PET_ID}`)
+    } finally {
+      await provider.close()
+    }
+  })
 })
