@@ -1,6 +1,6 @@
 import { parse, stringify } from 'lossless-json'
 import { toInt64 } from '../service/int64.js'
-import type { ErrorBody, Int64, NewPet, Pet, PetStatus } from '../spec/animals-service.js'
+import { type ErrorBody, type Int64, type NewPet, OPERATIONS, type Pet, type PetStatus, petPath } from '../spec/animals-service.js'
 
 /** The query of `listPets`. */
 export type ListPetsQuery = { limit?: number; status?: PetStatus }
@@ -76,15 +76,15 @@ export function createAnimalsClient(options: AnimalsClientOptions): AnimalsClien
       if (query.limit !== undefined) params.set('limit', String(query.limit))
       if (query.status !== undefined) params.set('status', query.status)
       const search = params.size === 0 ? '' : `?${params}`
-      return (await call(`/pets${search}`)).body as Pet[]
+      return (await call(`${OPERATIONS.listPets.path}${search}`)).body as Pet[]
     },
     async createPet(newPet) {
       // A categoryId past 2^53 is a bigint, which JSON.stringify refuses; lossless-json writes it exactly.
-      const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: stringify(newPet) ?? '' }
-      return (await call('/pets', init)).body as Pet
+      const init = { method: OPERATIONS.createPet.method, headers: { 'content-type': 'application/json' }, body: stringify(newPet) ?? '' }
+      return (await call(OPERATIONS.createPet.path, init)).body as Pet
     },
     async getPet(petId) {
-      const { response, body } = await call(`/pets/${encodeURIComponent(String(petId))}`)
+      const { response, body } = await call(petPath(encodeURIComponent(String(petId))))
       return { pet: body as Pet, deprecation: deprecationOf(response) }
     },
   }

@@ -16,7 +16,7 @@ import {
 import { parseJsonBody } from '../service/json-body.js'
 import { type ListQuery, parseListQuery, parseNewPet, parsePetId } from '../service/pets.js'
 import { preferredAnswer, unsatisfiable } from './prefer.js'
-import { DEPRECATED_GET_PET, OPERATIONS, operationOf, petIdOf, REMOVAL_HTTP_DATE } from '../spec/animals-service.js'
+import { DEPRECATED_GET_PET, OPERATIONS, operationOf, petIdOf, petPath, REMOVAL_HTTP_DATE } from '../spec/animals-service.js'
 import type { Store } from '../service/store.js'
 import type { Tenant } from './tenants.js'
 
@@ -186,7 +186,7 @@ function createPet(request: PlainRequest, store: Store): PlainResponse {
   if (!newPet.ok) return toErrorResponse(newPet.error)
   const created = store.create(newPet.value)
   if (!created.ok) return toErrorResponse(created.error)
-  const location = `${request.basePath}/pets/${created.value.pet.id}`
+  const location = `${request.basePath}${petPath(created.value.pet.id)}`
   return { status: 201, headers: createdHeaders(location), body: created.value.json }
 }
 

@@ -10,6 +10,7 @@ import { parseLatency, toLatencySpec } from './latency.js'
 import { parseSeedRequest } from './seed-request.js'
 import { isPetStatus, type PetStatus } from '../spec/animals-service.js'
 import type { Int64 } from '../spec/animals-service.js'
+import { STATUS_FILTER_REFUSED } from '../service/pets.js'
 
 /** Where the control API lives: one reserved prefix outside `/v1`. */
 export const CONTROL_BASE = '/__control'
@@ -284,7 +285,7 @@ function parsePageQuery(query: URLSearchParams): Result<PageQuery, ApiError> {
   if (!limit.ok) return limit
   const status = query.get('status')
   if (status === null) return ok({ offset: offset.value, limit: limit.value })
-  if (!isPetStatus(status)) return fail(apiError('invalid_parameter', "Query parameter 'status' must be one of available, pending, sold."))
+  if (!isPetStatus(status)) return fail(STATUS_FILTER_REFUSED)
   return ok({ offset: offset.value, limit: limit.value, status })
 }
 

@@ -1,5 +1,6 @@
 import type { Probe, ProbeRequest } from './probes.js'
 import { type Aspect, checkAnswer, mediaType, type ObservedAnswer, type Violation } from './check-answer.js'
+import { petPath } from '../spec/animals-service.js'
 
 /**
  * An answer with the request that had it (its placeholders filled in), or why there was none (a
@@ -161,7 +162,7 @@ function present(value: string | undefined): string {
 function locationShape(value: string | undefined): string {
   if (value === undefined) return 'absent'
   const last = value.split('/').pop() ?? ''
-  const ending = /^[0-9]+$/.test(last) && value.includes('/pets/') ? '…/pets/<id>' : 'another address'
+  const ending = /^[0-9]+$/.test(last) && value.includes(petPath('')) ? `…${petPath('<id>')}` : 'another address'
   return `${value.startsWith('/') ? 'a path' : 'a URL'} to ${ending}`
 }
 

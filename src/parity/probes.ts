@@ -1,6 +1,6 @@
 import { UNKNOWN_PET_ID } from '../deployment/provider-states.js'
 import { INVALID_KEY } from '../contracts/placeholder-key.js'
-import type { OperationId } from '../spec/animals-service.js'
+import { LIMIT, OPERATIONS, type OperationId, petPath } from '../spec/animals-service.js'
 import { cite } from '../spec/citations.js'
 
 /** The operation a probe exercises, as its reports name it; `other` for a method or path the spec does not have. */
@@ -36,22 +36,24 @@ const json = (text: string): { contentType: string; text: string } => ({ content
 const named = (extra: string): string => `{"name":"{name}","categoryId":1${extra}}`
 
 function list(id: string, query: string | undefined, expect: Probe['expect'], extra: Partial<Probe> = {}): Probe {
-  const probe: Probe = { id, operation: 'listPets', method: 'GET', path: '/pets', auth: 'key', expect, ...extra }
+  const { method, path } = OPERATIONS.listPets
+  const probe: Probe = { id, operation: 'listPets', method, path, auth: 'key', expect, ...extra }
   return query === undefined ? probe : { ...probe, query }
 }
 
 function create(id: string, body: NonNullable<Probe['body']>, expect: Probe['expect']): Probe {
-  return { id, operation: 'createPet', method: 'POST', path: '/pets', auth: 'key', body, expect }
+  const { method, path } = OPERATIONS.createPet
+  return { id, operation: 'createPet', method, path, auth: 'key', body, expect }
 }
 
 function get(id: string, path: string, expect: Probe['expect']): Probe {
-  return { id, operation: 'getPet', method: 'GET', path, auth: 'key', expect }
+  return { id, operation: 'getPet', method: OPERATIONS.getPet.method, path, auth: 'key', expect }
 }
 
 function listProbes(): Probe[] {
   const listOk = cite('listOk')
   const openLimit =
-    'the spec bounds limit to 1..100 but not how a value outside is answered: refused (an error with the Error body) or brought within the bounds, both are open; answered as if valid or absent, it contradicts spec 4.1'
+    `the spec bounds limit to ${LIMIT.min}..${LIMIT.max} but not how a value outside is answered: refused (an error with the Error body) or brought within the bounds, both are open; answered as if valid or absent, it contradicts spec 4.1`
   const openStatus = 'the spec does not say which error answers a status filter outside PetStatus; a list contradicts spec 4.1'
   return [
     list('list-default', undefined, { status: 200, rule: listOk }, { count: 20 }),
@@ -94,9 +96,9 @@ function createProbes(): Probe[] {
 
 function getProbes(): Probe[] {
   return [
-    get('get-existing', '/pets/{petId}', { status: 200, rule: cite('found') }),
-    get('get-unknown', `/pets/${UNKNOWN_PET_ID}`, { status: 404, rule: cite('notFound') }),
-    get('get-id-not-integer', '/pets/abc', { rule: 'the spec does not say how a petId that is not an integer is answered' }),
+    get('get-existing', OPERATIONS.getPet.path, { status: 200, rule: cite('found') }),
+    get('get-unknown', petPath(UNKNOWN_PET_ID), { status: 404, rule: cite('notFound') }),
+    get('get-id-not-integer', petPath('abc'), { rule: 'the spec does not say how a petId that is not an integer is answered' }),
   ]
 }
 
@@ -113,7 +115,7 @@ function authProbes(): Probe[] {
     ...cases.flatMap(({ auth, suffix }): Probe[] => [
       { ...list(`list-${suffix}`, undefined, { status: 401, rule: unauthorized }), auth },
       { ...create(`create-${suffix}`, json(named('')), { status: 401, rule: unauthorized }), auth },
-      { ...get(`get-${suffix}`, '/pets/{petId}', { status: 401, rule: unauthorized }), auth },
+      { ...get(`get-${suffix}`, OPERATIONS.getPet.path, { status: 401, rule: unauthorized }), auth },
     ]),
     // The key comes first: a bad body without a valid key is still a 401, never a 400.
     { ...create('create-no-key-bad-body', badBody, { status: 401, rule: unauthorized }), auth: 'none' },
@@ -136,7 +138,7 @@ function otherProbes(): Probe[] {
       id: 'put-pet',
       operation: 'other',
       method: 'PUT',
-      path: '/pets/{petId}',
+      path: OPERATIONS.getPet.path,
       auth: 'key',
       body: json(named(',"status":"sold"')),
       expect: { rule: 'the spec has no PUT; 404, 405 and 501 are all plausible answers' },
@@ -145,7 +147,7 @@ function otherProbes(): Probe[] {
       id: 'delete-pet',
       operation: 'other',
       method: 'DELETE',
-      path: '/pets/{petId}',
+      path: OPERATIONS.getPet.path,
       auth: 'key',
       expect: { rule: 'the spec has no DELETE; 404, 405 and 501 are all plausible answers' },
     },

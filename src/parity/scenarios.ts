@@ -2,6 +2,7 @@ import type { Violation } from '../rules/answer-rules.js'
 import type { CreationLog } from './creations.js'
 import { describeFetchError } from '../client/fetch-errors.js'
 import { markName } from '../deployment/run-marker.js'
+import { OPERATIONS, petPath } from '../spec/animals-service.js'
 import { cite } from '../spec/citations.js'
 
 import { INVALID_KEY } from '../contracts/placeholder-key.js'
@@ -59,12 +60,12 @@ function client(side: ScenarioSide) {
   const key = `Bearer ${side.apiKey}`
   return {
     send,
-    create: (name: string) => send('POST', '/pets', { authorization: key, body: JSON.stringify({ name: markName(name, side.marker), categoryId: 1 }) }),
+    create: (name: string) => send(OPERATIONS.createPet.method, OPERATIONS.createPet.path, { authorization: key, body: JSON.stringify({ name: markName(name, side.marker), categoryId: 1 }) }),
     list: async (query: string): Promise<Listed[]> => {
-      const answer = await send('GET', `/pets?${query}`, { authorization: key })
+      const answer = await send(OPERATIONS.listPets.method, `${OPERATIONS.listPets.path}?${query}`, { authorization: key })
       return Array.isArray(answer.json) ? (answer.json as Listed[]) : []
     },
-    get: (id: string) => send('GET', `/pets/${encodeURIComponent(id)}`, { authorization: key }),
+    get: (id: string) => send(OPERATIONS.getPet.method, petPath(encodeURIComponent(id)), { authorization: key }),
   }
 }
 
@@ -91,7 +92,7 @@ const refusedStoresNothing: Scenario = {
     const statuses: number[] = []
     for (const [index, refusal] of REFUSALS.entries()) {
       const body = JSON.stringify({ name: names[index], categoryId: 1, status: 'pending' })
-      statuses.push((await api.send('POST', '/pets', { ...definedOnly({ authorization: refusal.authorization }), body })).status)
+      statuses.push((await api.send(OPERATIONS.createPet.method, OPERATIONS.createPet.path, { ...definedOnly({ authorization: refusal.authorization }), body })).status)
     }
     const after = idOf(await api.create('Refusal bracket'))
     const seen: Listed[] = [...(await api.list('limit=100')), ...(await api.list('status=pending&limit=100'))]
@@ -174,12 +175,12 @@ const survivesLargeBody: Scenario = {
     const padding = ' '.repeat(LARGE_BODY_BYTES - '{"categoryId":"none"}'.length)
     // How the large body itself is answered (400, 413, a closed connection) is open: the spec
     // states no body size limit (section 8).
-    const first = await api.send('POST', '/pets', { authorization: `Bearer ${side.apiKey}`, body: `{${padding}"categoryId":"none"}` }).then(
+    const first = await api.send(OPERATIONS.createPet.method, OPERATIONS.createPet.path, { authorization: `Bearer ${side.apiKey}`, body: `{${padding}"categoryId":"none"}` }).then(
       (answer) => String(answer.status),
       (error: unknown) => describeFetchError(error, side.timeoutMs),
     )
     try {
-      const next = await api.send('GET', '/pets?limit=1', { authorization: `Bearer ${side.apiKey}` })
+      const next = await api.send(OPERATIONS.listPets.method, `${OPERATIONS.listPets.path}?limit=1`, { authorization: `Bearer ${side.apiKey}` })
       const summary = `the large body: ${first}; the next list: ${next.status}`
       return next.status === 200
         ? { summary, violations: [] }

@@ -2,7 +2,7 @@ import type { ObservedExchange } from '../fake/fake-service.js'
 import { createScrubber, credentialsOf } from '../service/credentials.js'
 import { isDropped } from '../service/http.js'
 import { API_KEY_PLACEHOLDER, INVALID_KEY } from '../contracts/placeholder-key.js'
-import { isPetStatus, LIMIT, NEW_PET_FIELDS, operationOf, PET_STATUSES, type PetStatus } from '../spec/animals-service.js'
+import { isPetStatus, LIMIT, NEW_PET_FIELDS, OPERATIONS, type OperationId, operationOf, PET_STATUSES, type PetStatus, petPath } from '../spec/animals-service.js'
 
 import { redactQuery } from '../service/credentials.js'
 import { definedOnly } from '../service/defined-only.js'
@@ -108,7 +108,7 @@ function listPets(what: string, search: string, status: number, auth: Auth): { c
   for (const name of new Set(params.keys())) {
     if (name !== 'limit' && name !== 'status') warnings.push(`${what}: the spec defines no query parameter "${name}": left out of the pact`)
   }
-  if (status === 401) return { candidate: unauthorized('list animals', 'GET', '/pets', auth), warnings }
+  if (status === 401) return { candidate: unauthorized('list animals', 'listPets', auth), warnings }
   if (status !== 200) return { warnings: [...warnings, `${what}: ${status} is not an answer the spec lists for GET /pets: not recorded`] }
   const limit = wholeNumber(params.get('limit'))
   const filter = params.get('status')
@@ -129,7 +129,7 @@ function listPets(what: string, search: string, status: number, auth: Auth): { c
   const build = (): PactInteraction => withStates(
     described,
     [{ name: 'animals exist', params: filter === null ? { atLeast: most } : { atLeast: 1, status: filter } }],
-    request('GET', '/pets', 'key', { query }),
+    request('listPets', 'key', { query }),
     {
       status: 200,
       // Without a filter an animal may have no status (spec 2: it is optional), so none is expected.
@@ -159,14 +159,14 @@ function createPet(what: string, bytes: Uint8Array | undefined, status: number, 
     if (!(NEW_PET_FIELDS as readonly string[]).includes(name)) warnings.push(`${what}: the spec defines no field "${name}" of NewPet: left out of the pact`)
   }
   const sentStatus = isPetStatus(fields.status) ? fields.status : undefined
-  if (status === 401) return { candidate: unauthorized('add an animal', 'POST', '/pets', auth, newPetExample(true, true, undefined)), warnings }
+  if (status === 401) return { candidate: unauthorized('add an animal', 'createPet', auth, newPetExample(true, true, undefined)), warnings }
   if (status === 201) {
     const body = newPetExample(true, true, sentStatus)
     const described = `a request to add an animal ${sentStatus === undefined ? 'without a status' : `with status ${sentStatus}`}`
     const build = (): PactInteraction => withStates(
       described,
       [],
-      request('POST', '/pets', 'key', { body }),
+      request('createPet', 'key', { body }),
       {
         status: 201,
         body: { id: EXAMPLE.id, ...body },
@@ -194,16 +194,16 @@ function createPet(what: string, bytes: Uint8Array | undefined, status: number, 
     if (missing === 'a body') return { warnings: [...warnings, `${what}: a 400 for a body that is not a JSON object: not recorded (the spec promises 400 for missing fields and invalid values)`] }
     const body = missing === undefined ? { ...newPetExample(true, true, undefined), [wrong as string]: wrongValueOf(wrong as string) } : newPetExample(missing !== 'a name', missing !== 'a categoryId', undefined)
     const described = missing === undefined ? `a request to add an animal with an invalid ${wrong}` : `a request to add an animal without ${missing}`
-    return { candidate: { key: `createPet 400 ${described}`, description: described, build: () => withStates(described, [], request('POST', '/pets', 'key', { body }), errorResponse(400)) }, warnings }
+    return { candidate: { key: `createPet 400 ${described}`, description: described, build: () => withStates(described, [], request('createPet', 'key', { body }), errorResponse(400)) }, warnings }
   }
   return { warnings: [...warnings, `${what}: ${status} is not an answer the spec lists for POST /pets: not recorded`] }
 }
 
 function getPet(what: string, status: number, auth: Auth): { candidate?: Candidate; warnings: string[] } {
   const exists = [{ name: 'an animal exists', params: { name: EXAMPLE.name, categoryId: EXAMPLE.categoryId, status: 'available' } }]
-  if (status === 401) return { candidate: unauthorized('get an animal', 'GET', '/pets/{id}', auth, undefined, exists), warnings: [] }
+  if (status === 401) return { candidate: unauthorized('get an animal', 'getPet', auth, undefined, exists), warnings: [] }
   if (status === 200) {
-    const build = (): PactInteraction => withStates('a request to get an animal', exists, request('GET', '/pets/{id}', 'key'), {
+    const build = (): PactInteraction => withStates('a request to get an animal', exists, request('getPet', 'key'), {
       status: 200,
       body: examplePet('available'),
       matchingRules: {
@@ -219,19 +219,20 @@ function getPet(what: string, status: number, auth: Auth): { candidate?: Candida
   }
   if (status === 404) {
     const described = 'a request to get an animal that does not exist'
-    const build = (): PactInteraction => withStates(described, [{ name: 'no animal exists with the given id' }], request('GET', '/pets/{id}', 'key'), errorResponse(404))
+    const build = (): PactInteraction => withStates(described, [{ name: 'no animal exists with the given id' }], request('getPet', 'key'), errorResponse(404))
     return { candidate: { key: 'getPet 404', description: described, build }, warnings: [] }
   }
   return { warnings: [`${what}: ${status} for GET /pets/{petId} is an answer the spec leaves open (an id that is not an integer): not recorded`] }
 }
 
-function unauthorized(action: string, method: string, path: string, auth: Auth, body?: object, states: object[] = []): Candidate {
+function unauthorized(action: string, operation: OperationId, auth: Auth, body?: object, states: object[] = []): Candidate {
   const described = `a request to ${action} ${auth === 'none' ? 'without a key' : 'with an invalid key'}`
-  return { key: `${method} ${path} 401 ${auth}`, description: described, build: () => withStates(described, states, request(method, path, auth, body === undefined ? {} : { body }), errorResponse(401)) }
+  return { key: `${operation} 401 ${auth}`, description: described, build: () => withStates(described, states, request(operation, auth, body === undefined ? {} : { body }), errorResponse(401)) }
 }
 
-function request(method: string, path: string, auth: Auth, extra: { query?: Record<string, string[]>; body?: object } = {}): Record<string, unknown> {
-  const byId = path === '/pets/{id}'
+function request(operation: OperationId, auth: Auth, extra: { query?: Record<string, string[]>; body?: object } = {}): Record<string, unknown> {
+  const { method, path } = OPERATIONS[operation]
+  const byId = operation === 'getPet'
   const headers: Record<string, string[]> = {}
   // The recorded key is never written: the placeholder is the verifier's own, swapped for the real
   // key when it replays.
@@ -243,13 +244,13 @@ function request(method: string, path: string, auth: Auth, extra: { query?: Reco
   if (byId) matchingRules.path = rule({ match: 'type' })
   return {
     method,
-    path: byId ? `/pets/${EXAMPLE.id}` : path,
+    path: byId ? petPath(EXAMPLE.id) : path,
     ...(extra.query === undefined || Object.keys(extra.query).length === 0 ? {} : { query: extra.query }),
     ...(Object.keys(headers).length === 0 ? {} : { headers }),
     ...(extra.body === undefined ? {} : { body: jsonBody(extra.body) }),
     ...(Object.keys(matchingRules).length === 0 ? {} : { matchingRules }),
     // The animal's id is the one the provider state created: `verify` puts it in the path.
-    ...(byId ? { generators: { path: { expression: '/pets/${petId}', type: 'ProviderState' } } } : {}),
+    ...(byId ? { generators: { path: { expression: petPath('${petId}'), type: 'ProviderState' } } } : {}),
   }
 }
 

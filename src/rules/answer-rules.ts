@@ -1,5 +1,5 @@
 import { createScrubber, type Scrubber } from '../service/credentials.js'
-import { DEPRECATED_GET_PET, isPetStatus, LIMIT, NEW_PET_FIELDS, OPERATIONS, type OperationId, petIdOf } from '../spec/animals-service.js'
+import { DEPRECATED_GET_PET, isPetStatus, LIMIT, NEW_PET_FIELDS, OPERATIONS, type OperationId, petIdOf, REMOVAL_DAY_IN_WORDS } from '../spec/animals-service.js'
 import { cite, type SpecRuleName } from '../spec/citations.js'
 
 /** An answer as the rules read it: status, headers with lower-case names, body text. */
@@ -220,7 +220,7 @@ function checkLimit(limit: string | null, count: number, quote: Scrubber): Viola
 }
 
 /**
- * The spec announces the removal for 5 December 2030: a `Sunset` that states a date must state that
+ * The spec announces the removal for a day: a `Sunset` that states a date must state that
  * day, and a repeated one (joined with ", ", each HTTP-date holding a comma of its own) every time.
  */
 function checkSunset(answer: ObservedAnswer, quote: Scrubber): Violation[] {
@@ -230,7 +230,7 @@ function checkSunset(answer: ObservedAnswer, quote: Scrubber): Violation[] {
     const at = Date.parse(date)
     return at >= REMOVAL_DAY && at < REMOVAL_DAY + DAY_MS
   })
-  return onTheDay ? [] : [{ aspect: 'header Sunset', reason: `Sunset says ${quote(sunset)}, not 5 December 2030; ${cite('removal')}` }]
+  return onTheDay ? [] : [{ aspect: 'header Sunset', reason: `Sunset says ${quote(sunset)}, not ${REMOVAL_DAY_IN_WORDS}; ${cite('removal')}` }]
 }
 
 type Problem = { readonly text: string; readonly rule: 'petId' | 'petName' | 'petCategoryId' | 'petStatus' | 'petList' | 'json' | 'badBody' | 'missingField' }

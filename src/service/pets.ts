@@ -37,7 +37,7 @@ export function parseListQuery(query: URLSearchParams): Result<ListQuery, ApiErr
   const status = statuses[0]
   if (status === undefined) return ok({ limit })
   if (!isPetStatus(status)) {
-    return fail(invalidParameter(`Query parameter 'status' must be one of ${PET_STATUSES.join(', ')}.`))
+    return fail(STATUS_FILTER_REFUSED)
   }
   return ok({ limit, status })
 }
@@ -131,3 +131,6 @@ function invalidBody(message: string): ApiError {
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1)
 }
+
+/** The 400 for a `status` filter outside PetStatus, on the API's list and the control API's pages alike. */
+export const STATUS_FILTER_REFUSED: ApiError = invalidParameter(`Query parameter 'status' must be one of ${PET_STATUSES.join(', ')}.`)

@@ -75,11 +75,24 @@ export const DEPRECATED_GET_PET = {
   successor: { method: 'GET', path: '/pets', filter: 'status' },
 } as const
 
+const REMOVAL_DAY = new Date(`${DEPRECATED_GET_PET.removal}T00:00:00Z`)
+
 /** The removal day of `getPet` as a `Sunset` header states it (RFC 8594's HTTP-date, at 00:00 UTC). */
-export const REMOVAL_HTTP_DATE = new Date(`${DEPRECATED_GET_PET.removal}T00:00:00Z`).toUTCString()
+export const REMOVAL_HTTP_DATE = REMOVAL_DAY.toUTCString()
+
+/** The removal day of `getPet` as the spec writes it: `5 December 2030`. */
+export const REMOVAL_DAY_IN_WORDS = REMOVAL_DAY.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
 
 /** The path of one animal below the base, up to its id: `/pets/`. */
 const PET_PATH_PREFIX = OPERATIONS.getPet.path.replace('{petId}', '')
+
+/**
+ * The path below the base of one animal: `getPet`'s path with its `petId`.
+ * @example petPath(7) // '/pets/7'
+ */
+export function petPath(petId: Int64 | string): string {
+  return OPERATIONS.getPet.path.replace('{petId}', String(petId))
+}
 
 /**
  * The `petId` segment of a path below the base that names one animal, as written (still

@@ -1,4 +1,4 @@
-import { DEPRECATED_GET_PET, operationOf } from '../spec/animals-service.js'
+import { DEPRECATED_GET_PET, operationOf, petPath } from '../spec/animals-service.js'
 
 /** An interaction of a pact that depends on the deprecated `getPet`: who, which, and the warning in words. */
 export type DeprecationWarning = { readonly consumer?: string; readonly description: string; readonly message: string }
@@ -27,10 +27,10 @@ function callsGetPet(interaction: unknown): interaction is Record<string, unknow
   const { method, path } = interaction.request
   if (typeof method !== 'string' || typeof path !== 'string') return false
   // A pact's path carries the consumer's base and may lack its leading slash or end with one: the
-  // operation is read from its last /pets on.
+  // operation is read from its last /pets/ on.
   const [bare = ''] = `/${path}`.split('?')
   const trimmed = bare.endsWith('/') ? bare.slice(0, -1) : bare
-  const at = trimmed.lastIndexOf('/pets/')
+  const at = trimmed.lastIndexOf(petPath(''))
   return at !== -1 && operationOf(method.toUpperCase(), trimmed.slice(at)) === 'getPet'
 }
 
