@@ -68,8 +68,9 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     process.exitCode = error.exitCode
     return
   }
-  process.stderr.write(`animals-mock: unexpected failure, a bug: ${error instanceof Error ? error.stack : String(error)}\n`)
-  process.exitCode = 1
+  // A server may still be listening: a bug ends the process rather than leave it serving, or a
+  // CI job around it waiting, after it said it failed.
+  process.stderr.write(`animals-mock: unexpected failure, a bug: ${error instanceof Error ? error.stack : String(error)}\n`, () => process.exit(1))
 })
 
 function unknownCommand(command: string): string {

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { checkSync } from 'recheck'
 import { expect, it } from 'vitest'
 import { functionLengths } from './support/function-lengths.js'
 
@@ -83,5 +84,23 @@ it('gives the dashboard no runtime import from outside its folder: its modules a
       const outside = !statement.includes("from './")
       expect(outside && !statement.startsWith('import type '), `${relative(SRC, file)}: ${statement}`).toBe(false)
     }
+  }
+})
+
+// A regular-expression literal after a token that can precede one; good enough for this code base,
+// and the count check below fails if it ever stops finding them.
+const LITERAL = /(?<=[=(,:!&|?{};[]\s*)\/(?![/*])((?:\\.|\[(?:\\.|[^\]\n])*\]|[^/\n\\[])+)\/([dgimsuy]*)/g
+
+it('uses no regular expression that can backtrack catastrophically (checked with recheck)', () => {
+  const found: { file: string; source: string; flags: string }[] = []
+  for (const file of sources(SRC)) {
+    for (const match of readFileSync(file, 'utf8').matchAll(LITERAL)) {
+      found.push({ file: file.slice(SRC.length), source: match[1] ?? '', flags: match[2] ?? '' })
+    }
+  }
+  expect(found.length).toBeGreaterThan(10)
+  for (const { file, source, flags } of found) {
+    expect(() => new RegExp(source, flags), `${file}: /${source}/ is not a regular expression`).not.toThrow()
+    expect(checkSync(source, flags).status, `${file}: /${source}/${flags}`).toBe('safe')
   }
 })

@@ -1,7 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, expect, it } from 'vitest'
+import { runCommand } from '../../src/cli/wrapped-command.js'
 import { type CliProcess, runCli, spawnCli } from '../support/cli.js'
 import { shippedPets } from '../support/fixtures.js'
 import { type IndependentService, startIndependentService } from '../support/independent-service/service.js'
@@ -144,4 +145,42 @@ it('proxy: passes SIGTERM on to the command and writes the report before it exit
   cli.child.kill('SIGTERM')
   expect(await cli.exited).toBe(7)
   expect(JSON.parse(readFileSync(report, 'utf8'))).toMatchObject({ exchanges: 0, passed: true })
+})
+
+it('serve: a second SIGTERM kills a command that ignores the first, which exits 137 (128 + SIGKILL)', async () => {
+  const stubborn = node(`
+    process.on('SIGTERM', () => console.log('command ignores SIGTERM'))
+    console.log('command ready at ' + process.env.ANIMALS_MOCK_URL)
+    setInterval(() => {}, 1000)`)
+  const cli = spawnCli(['serve', '--port', '0', '--quiet', ...stubborn])
+  running.push(cli)
+  await until(cli, 'command ready at http://')
+  cli.child.kill('SIGTERM')
+  await until(cli, 'command ignores SIGTERM')
+  cli.child.kill('SIGTERM')
+  expect(await cli.exited).toBe(137)
+  expect(cli.stdout().endsWith('animals-mock stopped\n')).toBe(true)
+})
+
+it('serve: a command that exists but cannot be run is one line and 126, as a shell says', async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'wrapped-noexec-')), 'not-executable.sh')
+  writeFileSync(file, 'echo never\n', { mode: 0o644 })
+  const run = await runCli(['serve', '--port', '0', '--quiet', '--', file])
+  expect(run.code).toBe(126)
+  expect(run.stderr).toBe(`animals-mock: cannot run ${file}: spawn ${file} EACCES\n`)
+  expect(run.stdout.endsWith('animals-mock stopped\n')).toBe(true)
+})
+
+it('takes back its SIGINT and SIGTERM listeners once the command has ended, however it ended', async () => {
+  const listeners = (): number[] => [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')]
+  const before = listeners()
+  const commands = [{ file: process.execPath, args: ['-e', 'process.exit(3)'] }, { file: 'no-such-command-8d2f', args: [] }]
+  const codes: number[] = []
+  for (const command of commands) {
+    const ending = runCommand(command, process.env)
+    expect(listeners()).toEqual([before[0]! + 1, before[1]! + 1])
+    codes.push(await ending)
+    expect(listeners()).toEqual(before)
+  }
+  expect(codes).toEqual([3, 127])
 })

@@ -47,7 +47,7 @@ stryker.on('exit', (code) => {
   if (code === 0 && existsSync(WORKING)) {
     mergeIntoKept(read(WORKING))
     rmSync(CHECKPOINT, { force: true })
-    console.log(`mutation results merged into ${KEPT}: commit it with the change it measured`)
+    console.log(`mutation results merged into ${KEPT} (kept in this clone; git ignores reports/)`)
   } else keepCheckpoint()
   process.exit(code ?? 1)
 })

@@ -16,6 +16,10 @@ it('knows every credential a request carried: a credential header whole and each
   // A key sent without a scheme is one word, itself; a scheme alone, or punctuation, is none.
   expect(credentialsOf({ headers: { authorization: ' RAWKEY ' }, search: '' })).toEqual(['RAWKEY'])
   expect(credentialsOf({ headers: { authorization: 'Bearer ', cookie: ';' }, search: 'token=' })).toEqual([])
+  // Only the scheme's own name is no credential: a key that ends or begins like one still is.
+  expect(credentialsOf({ headers: { 'x-api-key': 'notbasic' }, search: 'token=bearer2' })).toEqual(['notbasic', 'bearer2'])
+  // A value given with spaces around it (the in-code API takes any) still has its scheme first.
+  expect(credentialsOf({ headers: { authorization: ' Token tok-9 ' }, search: '' })).toEqual(['Token tok-9', 'tok-9'])
 })
 
 it('replaces a credential of 8 characters or more wherever it stands, as written and percent-encoded, longest first', () => {
