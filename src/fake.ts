@@ -14,7 +14,8 @@ export type { Budget, BudgetLimits } from './service/budget.js'
 export type { ApiError, ErrorCode } from './service/errors.js'
 export type { DroppedConnection, Fields, Handler, PlainRequest, PlainResponse, Reply, Result } from './service/http.js'
 export type { AnimalSet, Created, IdReservation, Store } from './service/store.js'
-export type { ErrorBody, Int64, NewPet, Pet, PetStatus } from './spec/animals-service.js'
+export type { ErrorBody, Int64, NewPet, Pet, PetStatus, Schemas, WithInt64 } from './spec/animals-service.js'
+export type { components, operations, paths } from './spec/openapi.generated.js'
 
 /** The animals of `fixtures/default.json`, embedded so that browsers and tests need no file access. */
 export const DEFAULT_PETS: readonly Pet[] = loadDefaultPets()

@@ -6,7 +6,9 @@ export { createFake, DEFAULT_PETS, type Fake, type FakeOptions } from './fake.js
 export type * from './fake.js'
 export { type DroppedConnection, type Fields, isDropped } from './service/http.js'
 export { ERROR_STATUS, type ErrorCode } from './service/errors.js'
-export { type ErrorBody, type Int64, LIMIT, type NewPet, type Pet, PET_STATUSES, type PetStatus } from './spec/animals-service.js'
+export { type ErrorBody, type Int64, LIMIT, type NewPet, type Pet, PET_STATUSES, type PetStatus, type Schemas, type WithInt64 } from './spec/animals-service.js'
+/** The contract's own types, as openapi-typescript writes them from contracts/openapi.yaml. */
+export type { components, operations, paths } from './spec/openapi.generated.js'
 export {
   AnimalsApiError,
   type AnimalsClient,

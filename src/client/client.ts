@@ -1,9 +1,10 @@
 import { parse, stringify } from 'lossless-json'
 import { toInt64 } from '../service/int64.js'
-import { type ErrorBody, type Int64, type NewPet, OPERATIONS, type Pet, type PetStatus, petPath } from '../spec/animals-service.js'
+import { type ErrorBody, type Int64, type NewPet, OPERATIONS, type Pet, petPath } from '../spec/animals-service.js'
+import type { operations } from '../spec/openapi.generated.js'
 
-/** The query of `listPets`. */
-export type ListPetsQuery = { limit?: number; status?: PetStatus }
+/** The query of `listPets`, as the contract states it. */
+export type ListPetsQuery = NonNullable<operations['listPets']['parameters']['query']>
 
 /** What `getPet` answers besides the animal: the deprecation signals of the operation. */
 export type Deprecation = { deprecation: string | null; sunset: string | null; link: string | null }

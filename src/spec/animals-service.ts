@@ -2,17 +2,25 @@
  * What the animals service's specification says (contracts/spec/animals-service.txt), each fact
  * once: the operations, PetStatus, the `limit` bounds, the deprecation of `getPet`, the shapes of
  * Pet, NewPet and the Error body. Every room reads them here; test/spec checks each against the
- * spec's text.
+ * spec's text. The shapes are derived from the contract's own types (`openapi.generated.ts`,
+ * written from contracts/openapi.yaml by `npm run contract:types`), so the contract is their source.
  */
+import type { components } from './openapi.generated.js'
+
+/** The contract's schemas, as openapi-typescript writes them (`components['schemas']`). */
+export type Schemas = components['schemas']
+
+/** A contract shape with every field read-only and its int64 fields as Int64 (generators say `number`). */
+export type WithInt64<Shape, Int64Field extends keyof Shape> = { readonly [Field in keyof Shape]: Field extends Int64Field ? Int64 : Shape[Field] }
 
 /** The interface's version and the path prefix of both base addresses (spec 9.1). */
 export const INTERFACE = { version: '1.0.0', basePath: '/v1' } as const
 
 /** PetStatus's values (spec 2). */
-export const PET_STATUSES = ['available', 'pending', 'sold'] as const
+export const PET_STATUSES = ['available', 'pending', 'sold'] as const satisfies readonly Schemas['PetStatus'][]
 
 /** An animal's availability (spec 2). */
-export type PetStatus = (typeof PET_STATUSES)[number]
+export type PetStatus = Schemas['PetStatus']
 
 /** Whether a value is one of PetStatus's values. */
 export function isPetStatus(value: unknown): value is PetStatus {
@@ -26,20 +34,16 @@ export function isPetStatus(value: unknown): value is PetStatus {
 export type Int64 = number | bigint
 
 /** The body of `POST /pets` (spec 2): `status` has no default, so an absent status stays absent. */
-export type NewPet = {
-  readonly name: string
-  readonly categoryId: Int64
-  readonly status?: PetStatus
-}
+export type NewPet = WithInt64<Schemas['NewPet'], 'categoryId'>
 
 /** NewPet's fields, in the spec's order (spec 2). */
 export const NEW_PET_FIELDS = ['name', 'categoryId', 'status'] as const satisfies readonly (keyof NewPet)[]
 
 /** An animal as the service returns it (spec 2): a NewPet plus the id the service assigned. */
-export type Pet = NewPet & { readonly id: Int64 }
+export type Pet = WithInt64<Schemas['Pet'], 'categoryId' | 'id'>
 
 /** The body of every error response (spec 2, 7): `status` repeats the HTTP status. */
-export type ErrorBody = { readonly code: string; readonly message: string; readonly status: number }
+export type ErrorBody = Readonly<Schemas['ErrorBody']>
 
 /** The Error body's fields, in the spec's order. */
 export const ERROR_FIELDS = ['code', 'message', 'status'] as const satisfies readonly (keyof ErrorBody)[]

@@ -7,6 +7,7 @@ import { dirname, extname, join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { hasChromium, keepToOrigin, launchChromium } from '../support/browser.js'
 import { startIndependentService } from '../support/independent-service/service.js'
+import { NPX, type Run, run } from './app-process.js'
 import { installApp, installNode24, packInto, ROOT } from './packing.js'
 
 // The package as its users get it: `npm pack`, then installed into fresh apps from their pinned
@@ -80,24 +81,6 @@ function writeEnvironmentTests(app: string): void {
     writeFileSync(join(app, `headers.${environment}.test.ts`), capitalisedHeaders(environment))
   }
 }
-
-type Run = { readonly code: number | null; readonly stdout: string; readonly stderr: string }
-
-function run(node: string, args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    // The app's Node first on PATH, so npx and the package's bin run on it too.
-    const path = `${dirname(node)}:${process.env.PATH ?? ''}`
-    const child = spawn(node, [...args], { cwd, env: { ...process.env, PATH: path, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text))
-    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text))
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
-
-/** npx of the machine's npm, run on the app's Node. */
-const NPX = join(dirname(execFileSync('which', ['npm'], { encoding: 'utf8' }).trim()), 'npx')
 
 /** `npx animals-mock serve --port 0 ...` from the installed package; resolves with the API base. */
 async function serveFromPackage(node: string, cwd: string, args: readonly string[] = []): Promise<string> {

@@ -5,7 +5,7 @@ import type { OpenAPIV3 } from 'openapi-types'
 import { expect, it } from 'vitest'
 import { OPENAPI_FILE, readControlOpenApiText, readOpenApiText } from '../../src/contracts/openapi-files.js'
 import { parseOpenApi } from '../../src/contracts/openapi.js'
-import { LIMIT, PET_STATUSES } from '../../src/spec/animals-service.js'
+import { ERROR_FIELDS, INTERFACE, LIMIT, PET_STATUSES } from '../../src/spec/animals-service.js'
 
 const doc = parseOpenApi(readOpenApiText())
 const operation = (path: string, method: 'get' | 'post') => doc.paths[path]?.[method] as OpenAPIV3.OperationObject
@@ -20,9 +20,31 @@ it('is a valid OpenAPI 3.0 document by the official schema', async () => {
   expect(validator.version).toBe('3.0')
 })
 
-it('names the production and staging servers, both under /v1', () => {
-  expect(doc.servers?.map((server) => server.description)).toEqual(['Production', 'Staging'])
-  for (const server of doc.servers ?? []) expect(server.url).toMatch(/\}\/v1$/)
+it('has one server, the path prefix /v1, so a generated client needs no placeholder filled in', () => {
+  // The spec gives no production or staging address (1); a server variable would reach every
+  // generated client as a placeholder in its base URL.
+  expect(doc.servers?.map((server) => server.url)).toEqual([INTERFACE.basePath])
+  expect(doc.servers?.[0]?.variables).toBeUndefined()
+})
+
+it('describes the service, not the fake: the fake\'s choices are x- extensions', () => {
+  const descriptions: string[] = []
+  JSON.stringify(doc, (key, value: unknown) => {
+    if ((key === 'description' || key === 'summary' || key === 'title') && typeof value === 'string') descriptions.push(value)
+    return value
+  })
+  expect(descriptions.length).toBeGreaterThan(20)
+  for (const text of descriptions) expect(text).not.toMatch(/fake|animals-mock|pacts?\b|verifier/i)
+  expect(readOpenApiText().match(/x-animals-mock-choice:/g)).toHaveLength(4)
+})
+
+it('makes the deprecated operation\'s headers optional: a correct deployment may send none of them', () => {
+  const answer = operation('/pets/{petId}', 'get').responses['200'] as OpenAPIV3.ResponseObject
+  expect(Object.keys(answer.headers ?? {})).toEqual(['Deprecation', 'Sunset', 'Link'])
+  // Inline, not $ref: generators read a referenced header as required whatever it says.
+  for (const header of Object.values(answer.headers ?? {})) expect(header).toMatchObject({ required: false, schema: { type: 'string' } })
+  const created = operation('/pets', 'post').responses['201'] as OpenAPIV3.ResponseObject
+  expect(created.headers?.Location).toMatchObject({ required: false })
 })
 
 it('secures every operation with the global bearerAuth scheme', () => {
@@ -52,7 +74,10 @@ it('holds the same limit bounds, default and statuses as the core', () => {
 it('describes NewPet, Pet and Error as the spec does', () => {
   expect(schema('NewPet').required).toEqual(['name', 'categoryId'])
   expect(schema('NewPet').properties?.categoryId).toMatchObject({ type: 'integer', format: 'int64' })
-  expect(schema('Error').required).toEqual(['code', 'message', 'status'])
+  // The spec's Error, keyed ErrorBody: a generated `Error` type would shadow the global one.
+  expect(schema('Error')).toBeUndefined()
+  expect(schema('ErrorBody')).toMatchObject({ title: 'Error', type: 'object', required: [...ERROR_FIELDS] })
+  expect(Object.keys(schema('ErrorBody').properties ?? {})).toEqual([...ERROR_FIELDS])
   const petParts = schema('Pet').allOf as OpenAPIV3.SchemaObject[]
   expect(petParts[1]?.required).toEqual(['id'])
   expect(petParts[1]?.properties?.id).toMatchObject({ type: 'integer', format: 'int64' })

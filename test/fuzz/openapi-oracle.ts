@@ -29,7 +29,7 @@ export function createOracle(): { check(method: string, path: string, observed: 
   ajv.addSchema({ components: doc.components } as object, 'doc')
   const compile = (schema: unknown): ValidateFunction =>
     ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/')) as object)
-  const errorSchema = compile({ $ref: '#/components/schemas/Error' })
+  const errorSchema = compile({ $ref: '#/components/schemas/ErrorBody' })
   const paths: PathItem[] = Object.entries(doc.paths).map(([template, item]) => ({
     segments: template.split('/'),
     methods: new Map(
