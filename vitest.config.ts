@@ -12,6 +12,8 @@ export default defineConfig({
   resolve: { alias: [seedGenerator, ...(msw3 ? [{ find: /^msw(\/.*)?$/, replacement: 'msw3$1' }] : [])] },
   test: {
     include: ['test/**/*.test.ts'],
+    // The consumer apps' own tests run in their apps (npm run test:consumers), not here.
+    exclude: ['test/consumers/apps/**', '**/node_modules/**'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // Pact's core sends anonymous usage metrics from consumer tests and verifications unless told not to.

@@ -50,12 +50,14 @@ function findSwaggerUi(): string | undefined {
 }
 
 /**
- * The contract's servers are the real service's placeholders; the reference puts this fake first.
- * A relative URL is resolved against the page, so it holds whatever address the browser used.
+ * The reference puts this fake first among the contract's servers, in place of the contract's own
+ * relative `/v1`, which on this page would be the same address. A relative URL is resolved against
+ * the page, so it holds whatever address the browser used.
  */
 export function withFakeServer(document: OpenAPIV3.Document): OpenAPIV3.Document {
   const fake: OpenAPIV3.ServerObject = { url: API_BASE, description: 'This fake (animals-mock)' }
-  return withoutQueryExamples({ ...document, servers: [fake, ...(document.servers ?? [])] })
+  const others = (document.servers ?? []).filter((server) => server.url !== fake.url)
+  return withoutQueryExamples({ ...document, servers: [fake, ...others] })
 }
 
 /**

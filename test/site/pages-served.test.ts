@@ -166,7 +166,8 @@ it('serves the reference\'s copy of the contract as JSON readable from any origi
   expect(document.headers['content-type']).toBe('application/json; charset=utf-8')
   expect(document.headers).toMatchObject(OPEN_TO_ANY_ORIGIN)
   const { servers: listed } = JSON.parse(document.body) as { servers: unknown[] }
-  expect(listed).toEqual([{ url: '/v1', description: 'This fake (animals-mock)' }, ...(parse(readOpenApiText()) as { servers: unknown[] }).servers])
+  // The contract's own server is the same relative /v1: the fake takes its place.
+  expect(listed).toEqual([{ url: '/v1', description: 'This fake (animals-mock)' }])
 })
 
 it('serves the dashboard, never cached, and each of its modules as the JavaScript the build wrote', async () => {
@@ -192,7 +193,7 @@ it('serves a page saying the controls are disabled, and none of the dashboard\'s
   for (const name of DASHBOARD_MODULES) expect((await get(off, `/assets/dashboard/${name}.js`)).status, name).toBe(404)
 })
 
-it('takes examples out of query parameters only in the reference\'s copy of a document, and puts this fake first even where it has no servers', () => {
+it('takes examples out of query parameters only in the reference\'s copy of a document, and puts this fake first in place of the contract\'s own /v1, even where it has no servers', () => {
   const fake = { url: '/v1', description: 'This fake (animals-mock)' }
   const bare = { openapi: '3.0.3', info: { title: 'bare', version: '1' }, paths: {} }
   expect(withFakeServer(bare)).toEqual({ ...bare, servers: [fake], components: { parameters: {} } })
@@ -200,7 +201,7 @@ it('takes examples out of query parameters only in the reference\'s copy of a do
   const id = { name: 'id', in: 'path', required: true, schema: { $ref: '#/components/schemas/Id' }, example: 7 } as const
   const document: OpenAPIV3.Document = {
     ...bare,
-    servers: [{ url: 'https://animals.example/v1' }],
+    servers: [{ url: '/v1', description: 'the contract\'s own, the same address here' }, { url: 'https://animals.example/v1' }],
     components: {
       schemas: { Id: { type: 'integer', example: 7 }, Alias: { $ref: '#/components/schemas/Id' } },
       parameters: {
