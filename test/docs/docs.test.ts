@@ -137,3 +137,16 @@ it('runs the README shell examples in order against a live fake', () => {
   expect(result.stdout).toContain('"added":1000')
   expect(result.stdout).toContain('"entries"')
 })
+
+it('shows each recipe of docs/frontend.md as the file of the consumer app that runs it, unchanged', () => {
+  const doc = readFileSync(join(ROOT, 'docs/frontend.md'), 'utf8')
+  const blocks = [...doc.matchAll(/^```\w+\n([\s\S]*?)^```$/gm)].map((match) => match[1])
+  const apps = join(ROOT, 'test/consumers/apps')
+  // A block names its file in the sentence before it: `app/path` or `path` after an app named earlier.
+  const named = [...doc.matchAll(/`((?:playwright|vitest|storybook|client)[\w-]*\/[\w./-]+\.(?:ts|tsx|mjs))`/g)].map((match) => match[1] ?? '')
+  const shown = named.filter((file) => existsSync(join(apps, file)))
+  expect(shown.length).toBeGreaterThanOrEqual(9)
+  for (const file of shown.filter((name) => !name.endsWith('.test.ts'))) {
+    expect(blocks, `${file} is not shown as it is`).toContain(readFileSync(join(apps, file), 'utf8'))
+  }
+})
