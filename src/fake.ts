@@ -7,7 +7,8 @@ export type { Fake, FakeOptions }
 // What a Fake's methods take and give, so that its users can name them.
 export type { Controls, ExchangeListener, ObservedExchange, SeedOptions, SeedResult, StoreControls } from './fake/fake-service.js'
 export type { ForcedRule, ForcedRuleSpec } from './fake/forced.js'
-export type { JournalEntry, JournalFilter } from './fake/journal.js'
+export type { JournalEntry, JournalFilter, JournalResponse } from './fake/journal.js'
+export type { Outcome } from './fake/app.js'
 export type { LatencySpec } from './fake/latency.js'
 export type { KeyPolicy } from './service/auth.js'
 export type { Budget, BudgetLimits } from './service/budget.js'

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, open, rm, stat, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { createRunId, isRunId } from '../deployment/run-marker.js'
 import type { Scrubber } from '../service/credentials.js'
@@ -69,6 +69,25 @@ export type ScrubbedOutput = {
   out(text: string): void
   err(text: string): void
   writeReport(path: string, text: string): Promise<void>
+}
+
+/**
+ * Checks, before the first request of a run, that each report can be written where asked: its
+ * folder made or there, the file opened for writing and left as it was. A path that cannot be
+ * written ends the run at once (exit 2) rather than after every request was sent.
+ */
+export async function checkReportPaths(paths: readonly (string | undefined)[]): Promise<void> {
+  for (const path of paths) {
+    if (path === undefined) continue
+    const existed = await stat(path).then(() => true, () => false)
+    try {
+      await mkdir(dirname(path), { recursive: true })
+      await (await open(path, 'a')).close()
+      if (!existed) await rm(path)
+    } catch (error) {
+      throw new CliError(`cannot write the report ${path}: ${(error as Error).message}`)
+    }
+  }
 }
 
 /** Output that passes everything through the scrubber: the last guard against a leaked key or token. */

@@ -4,14 +4,16 @@ import { API_BASE, createSite } from '../site/site.js'
 import { checkDeployment } from '../deployment/deployment-check.js'
 import { PARITY_PROBES } from '../parity/probes.js'
 import { PARALLEL_CREATIONS, PARITY_SCENARIOS } from '../parity/scenarios.js'
-import { formatParityText, parityPassed, summariseParity, toParityJson } from '../parity/report.js'
+import { formatParityText, parityPassed, slowestParity, summariseParity, toParityJson, toParityJUnit } from '../parity/report.js'
 import { type ParityOptions, type ParityReport, ParitySetupError, runParity } from '../parity/run.js'
 import { runMarker } from '../deployment/run-marker.js'
 import { createScrubber } from '../service/credentials.js'
 import { createFake } from '../fake.js'
 import { startServer } from '../node/server.js'
 import { CliError } from './cli-error.js'
+import { formatRunSummary } from './run-summary.js'
 import {
+  checkReportPaths,
   createScrubbedOutput,
   DEFAULT_TIMEOUT_MS,
   parseHttpUrl,
@@ -52,7 +54,13 @@ Options:
   --timeout <ms>     give up on each request after this long        (default ${DEFAULT_TIMEOUT_MS})
   --run-id <id>      the run's id in the marker (default: the time and 4 hex digits)
   --json <file>      also write a JSON report: every probe and every finding
+  --junit <file>     also write a JUnit XML report: a test case per probe and
+                     scenario; an open difference passes with a note (fails under --strict)
   -h, --help         show this help
+
+Report paths are checked before the first request: one that cannot be written
+ends the run at once (exit 2). The run ends with a summary: the tally, the
+deployment's slowest answers, and where the reports were written.
 
 Exit codes:
   0  no contradiction of the spec (open differences are listed, and pass unless --strict)
@@ -63,6 +71,7 @@ Exit codes:
 Examples:
   ${VERIFY_KEY_ENV}=... animals-mock parity --base-url https://staging.example/v1
   animals-mock parity --base-url https://staging.example/v1 --json reports/parity.json --strict
+  animals-mock parity --base-url https://staging.example/v1 --junit reports/parity.xml
   animals-mock parity --base-url https://staging.example/v1 --fake-url http://127.0.0.1:4010/v1
 `
 
@@ -78,6 +87,7 @@ const OPTIONS = {
   timeout: { type: 'string' },
   'run-id': { type: 'string' },
   json: { type: 'string' },
+  junit: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options']
 
@@ -93,6 +103,7 @@ async function run(args: readonly string[], env: NodeJS.ProcessEnv): Promise<num
   const fakeUrl = values['fake-url'] === undefined ? undefined : parseHttpUrl('--fake-url', values['fake-url'])
   const timeoutMs = parseTimeout(values.timeout)
   const marker = runMarker('parity', parseRunId(values['run-id']))
+  await checkReportPaths([values.json, values.junit])
   await mustAnswer(baseUrl, apiKey, timeoutMs, '')
   const fake = await openFake(fakeUrl, apiKey, timeoutMs)
   try {
@@ -101,11 +112,25 @@ async function run(args: readonly string[], env: NodeJS.ProcessEnv): Promise<num
     const report = await compare({ fake: { baseUrl: fake.baseUrl, apiKey }, deployment: { baseUrl, apiKey }, marker, timeoutMs })
     output.out(formatParityText(report))
     const strict = values.strict
+    const written: string[] = []
     if (values.json !== undefined) {
       const json = toParityJson(report, { fake: fakeUrl ?? 'in-process', deployment: baseUrl, marker, strict })
       await output.writeReport(values.json, `${JSON.stringify(json, null, 2)}\n`)
+      written.push(`JSON ${values.json}`)
     }
-    return parityPassed(summariseParity(report), strict) ? 0 : 1
+    if (values.junit !== undefined) {
+      await output.writeReport(values.junit, toParityJUnit(report, strict))
+      written.push(`JUnit ${values.junit}`)
+    }
+    const summary = summariseParity(report)
+    const passed = parityPassed(summary, strict)
+    output.out(formatRunSummary({
+      verdict: passed ? 'PASSED' : 'FAILED',
+      counts: `${summary.probes} probes and scenarios: ${summary.alike} alike, ${summary.contradictions} contradiction(s), ${summary.open} open difference(s), ${summary.noAnswer} without an answer`,
+      slowest: slowestParity(report).map(({ id, ms }) => `${id} ${ms} ms`),
+      reports: written,
+    }))
+    return passed ? 0 : 1
   } finally {
     await fake.close()
   }

@@ -6,11 +6,13 @@ import { fetchBrokerPacts, readLocalPacts } from '../verify/pact-documents.js'
 import { PACT_PARTIES } from '../contracts/pact-files.js'
 import { runMarker } from '../deployment/run-marker.js'
 import { createScrubber } from '../service/credentials.js'
-import { formatVerificationText, toVerificationJson, toVerificationJUnit } from '../verify/report.js'
+import { formatVerificationText, slowestInteractions, toVerificationJson, toVerificationJUnit } from '../verify/report.js'
+import { formatRunSummary } from './run-summary.js'
 import type { VerificationReport } from '../verify/provider.js'
 import { CliError } from './cli-error.js'
 import {
   BROKER_TOKEN_ENV,
+  checkReportPaths,
   createScrubbedOutput,
   DEFAULT_TIMEOUT_MS,
   parseHttpUrl,
@@ -68,6 +70,11 @@ the JSON report, system-out in JUnit): that operation is deprecated and to be
 removed on ${DEPRECATED_GET_PET.removal}; GET /pets with the status filter replaces it. Warnings
 never change the exit code.
 
+Report paths are checked before the first request: one that cannot be written
+ends the run at once (exit 2). Each failure leads with one line saying what the
+deployment answered, what the pact expected, and the spec's sentence behind it;
+the run ends with a summary: the tally, the slowest interactions, the reports.
+
 Exit codes:
   0  every interaction passed
   1  an interaction failed (the report shows which, and how)
@@ -121,6 +128,7 @@ async function run(args: readonly string[], env: NodeJS.ProcessEnv): Promise<num
   const timeoutMs = parseTimeout(values.timeout)
   const marker = runMarker('verify', parseRunId(values['run-id']))
   const sources = await parsePactSources(values)
+  await checkReportPaths([values.json, values.junit])
   await checkReachable(baseUrl, apiKey, sources, token, timeoutMs)
   const warnings = await warningsOf(sources, token, timeoutMs, output)
 
@@ -142,13 +150,21 @@ async function run(args: readonly string[], env: NodeJS.ProcessEnv): Promise<num
   if (report.interactions.length === 0) {
     throw new CliError(`verification could not run: ${firstLine(report.problems[0] ?? 'the pacts hold no interactions')}`)
   }
-  await writeReports(output, report, values, { baseUrl, marker, pacts: sources.description }, warnings)
+  const written = await writeReports(output, report, values, { baseUrl, marker, pacts: sources.description }, warnings)
   if (broker?.publish === true) {
     const refused = publishingError(log)
     if (refused !== undefined) throw new CliError(`could not publish the results to ${broker.url}: ${refused}`)
     output.out(`published the results to ${broker.url} as ${PACT_PARTIES.provider} ${broker.providerVersion} on branch ${broker.branch}\n`)
   }
-  return report.passed && report.problems.length === 0 && report.failed.length === 0 ? 0 : 1
+  const passed = report.passed && report.problems.length === 0 && report.failed.length === 0
+  const failed = report.interactions.filter((each) => !each.passed).length
+  output.out(formatRunSummary({
+    verdict: passed ? 'PASSED' : 'FAILED',
+    counts: `${report.interactions.length} interactions: ${report.interactions.length - failed} passed, ${failed} failed; ${report.problems.length} problem(s) outside them; ${warnings.length} deprecation warning(s)`,
+    slowest: slowestInteractions(report),
+    reports: written,
+  }))
+  return passed ? 0 : 1
 }
 
 async function checkReachable(
@@ -171,10 +187,18 @@ async function writeReports(
   files: { readonly json?: string | undefined; readonly junit?: string | undefined },
   run: { readonly baseUrl: string; readonly marker: string; readonly pacts: string },
   warnings: readonly DeprecationWarning[],
-): Promise<void> {
+): Promise<string[]> {
   output.out(formatVerificationText(report, warnings))
-  if (files.json !== undefined) await output.writeReport(files.json, `${JSON.stringify(toVerificationJson(report, run, warnings), null, 2)}\n`)
-  if (files.junit !== undefined) await output.writeReport(files.junit, toVerificationJUnit(report, warnings))
+  const written: string[] = []
+  if (files.json !== undefined) {
+    await output.writeReport(files.json, `${JSON.stringify(toVerificationJson(report, run, warnings), null, 2)}\n`)
+    written.push(`JSON ${files.json}`)
+  }
+  if (files.junit !== undefined) {
+    await output.writeReport(files.junit, toVerificationJUnit(report, warnings))
+    written.push(`JUnit ${files.junit}`)
+  }
+  return written
 }
 
 // Warnings never change the exit code, so a broker that will not show its pacts twice costs one line, not the run.

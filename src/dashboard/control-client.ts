@@ -16,7 +16,22 @@ export type AnimalsPage = {
   readonly limit: number
   readonly counts: Counts
   readonly animals: readonly WirePet[]
+  /** With a name: how many animals were read, and whether that was all of them. */
+  readonly scanned?: number
+  readonly complete?: boolean
 }
+
+/** Which page of animals to read: from an offset or from an id, of one status, or those with a name. */
+export type AnimalsQuery = {
+  readonly offset: number
+  readonly limit: number
+  readonly status?: PetStatus | undefined
+  readonly from?: number | undefined
+  readonly name?: string | undefined
+}
+
+/** Which requests of the journal to read. */
+export type JournalQuery = { readonly since: number; readonly method?: string | undefined; readonly status?: number | undefined; readonly path?: string | undefined }
 
 /** `GET /__control/stores`: the stores by label, never by key. */
 export type StoresList = {
@@ -47,9 +62,9 @@ export type ControlClientOptions = {
 
 /** The control API as the dashboard uses it; nothing else is called. */
 export type ControlClient = {
-  animals(query: { readonly offset: number; readonly limit: number; readonly status?: PetStatus }): Promise<AnimalsPage>
+  animals(query: AnimalsQuery): Promise<AnimalsPage>
   stores(): Promise<StoresList>
-  journal(since: number): Promise<readonly JournalEntry[]>
+  journal(query: JournalQuery): Promise<readonly JournalEntry[]>
   forced(): Promise<readonly ForcedRule[]>
   latency(): Promise<LatencySpec>
   reset(): Promise<void>
@@ -97,11 +112,10 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     return value as T
   }
   return {
-    animals: ({ offset, limit, status }) =>
-      call('GET', '/animals', { query: { offset: String(offset), limit: String(limit), ...(status === undefined ? {} : { status }) } }),
+    animals: (query) => call('GET', '/animals', { query: asParams(query) }),
     // The list of stores is the same for every store, and must not fail when the chosen one is gone.
     stores: () => call('GET', '/stores', { scoped: false }),
-    journal: async (since) => (await call<{ entries: JournalEntry[] }>('GET', '/journal', { query: { since: String(since) } })).entries,
+    journal: async (query) => (await call<{ entries: JournalEntry[] }>('GET', '/journal', { query: asParams(query) })).entries,
     forced: async () => (await call<{ rules: ForcedRule[] }>('GET', '/forced')).rules,
     latency: () => call('GET', '/latency'),
     reset: () => call('POST', '/reset'),
@@ -112,6 +126,11 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     force: (spec) => call('POST', '/forced', { body: spec }),
     setLatency: (spec) => call('PUT', '/latency', { body: spec }),
   }
+}
+
+/** Query parameters from the fields that are set. */
+function asParams(fields: Readonly<Record<string, string | number | undefined>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(fields).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]])))
 }
 
 function messageOf(value: unknown, status: number): string {

@@ -1,4 +1,4 @@
-import type { Counts, ForcedRule, LatencySpec } from './control-client.js'
+import type { Counts, ForcedRule, JournalEntry, LatencySpec } from './control-client.js'
 
 /**
  * The latency setting in words.
@@ -32,6 +32,24 @@ export function describeCounts(counts: Counts): string {
   return `${total} animals: ${counts.available} available, ${counts.pending} pending, ${counts.sold} sold, ${counts.none} without status`
 }
 
+/**
+ * A category as the animals table shows it: the number the spec has, and the fake's name for it.
+ * @example describeCategory(2, { 2: 'Cats' }) // '2 · Cats'
+ */
+export function describeCategory(categoryId: number, names: Readonly<Record<string, string>>): string {
+  const name = names[String(categoryId)]
+  return name === undefined ? String(categoryId) : `${categoryId} · ${name}`
+}
+
+/**
+ * The result of a search by name in words, saying when only part of the store was read.
+ * @example describeSearch('bel', { total: 3, complete: true }) // '3 animals named like "bel"'
+ */
+export function describeSearch(name: string, page: { readonly total: number; readonly scanned?: number; readonly complete?: boolean }): string {
+  const found = `${page.total} ${page.total === 1 ? 'animal' : 'animals'} named like "${name}"`
+  return page.complete === false ? `${found} among the first ${page.scanned ?? 0} (the rest were not searched)` : found
+}
+
 /** Which rows a page shows, e.g. `21–31 of 31`. */
 export function describePage(offset: number, shown: number, total: number): string {
   if (total === 0) return 'none'
@@ -61,4 +79,38 @@ export function shownHeader(name: string, value: string): string {
 /** The CSS class of a status: `s2` for 2xx and so on, `sdrop` for a dropped connection. */
 export function statusClass(status: number | null): string {
   return status === null ? 'sdrop' : `s${String(status)[0]}`
+}
+
+/**
+ * What happened to a request, for the journal's status column: the status, and who chose it when
+ * the API did not alone. The latency setting's delay has its own column.
+ * @example describeOutcome({ status: 404, outcome: 'delayed', delayMs: 1500 }) // '404 · delayed 1500 ms by a rule'
+ */
+export function describeOutcome(entry: Pick<JournalEntry, 'status' | 'outcome' | 'delayMs'>): string {
+  const status = String(entry.status)
+  switch (entry.outcome) {
+    case 'answered':
+      return status
+    case 'prefer':
+      return `${status} · Prefer`
+    case 'forced':
+      return `${status} · forced`
+    case 'delayed':
+      return `${status} · delayed ${entry.delayMs} ms by a rule`
+    case 'dropped':
+      return 'dropped by a rule'
+  }
+}
+
+/** A request and the answer it got, as the journal's detail shows them: start line, headers, body. */
+export function describeExchange(entry: JournalEntry): string {
+  const path = entry.query === '' ? entry.path : `${entry.path}?${entry.query}`
+  const request = message(`${entry.method} ${path}`, entry.headers, entry.body)
+  const answer = entry.response === undefined ? 'No answer: the connection was dropped.' : message(describeOutcome(entry), entry.response.headers, entry.response.body)
+  return `${request}\n\n── answer ──\n${answer}`
+}
+
+function message(startLine: string, headers: Readonly<Record<string, string>>, body: string | undefined): string {
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${shownHeader(name, value)}`)
+  return `${[startLine, ...lines].join('\n')}${body === undefined ? '' : `\n\n${body}`}`
 }

@@ -1,6 +1,6 @@
-import type { ControlClient, JournalEntry } from './control-client.js'
+import type { ControlClient, JournalEntry, JournalQuery } from './control-client.js'
 import { byTestId, element, tableBody } from './dom.js'
-import { clockTime, shownHeader, statusClass } from './format.js'
+import { clockTime, describeExchange, describeOutcome, statusClass } from './format.js'
 
 /** The requests the API received, newest first, read a few at a time with `since`. */
 export type JournalPanel = {
@@ -21,7 +21,27 @@ export function createJournalPanel(client: ControlClient, scope: { readonly isol
   const rows = tableBody(table)
   const empty = byTestId('journal-empty', HTMLElement)
   const detail = byTestId('journal-detail', HTMLElement)
+  const method = byTestId('journal-method', HTMLSelectElement)
+  const status = byTestId('journal-status', HTMLInputElement)
+  const path = byTestId('journal-path', HTMLInputElement)
   let since = 0
+
+  // A changed filter reads the journal again from its start, through the filter.
+  for (const input of [method, status, path]) input.addEventListener('change', () => restart())
+  byTestId('journal-filter', HTMLFormElement).addEventListener('submit', (event) => {
+    event.preventDefault()
+    restart()
+  })
+
+  function query(): JournalQuery {
+    const trimmed = path.value.trim()
+    return {
+      since,
+      method: method.value === '' ? undefined : method.value,
+      status: status.value === '' || !status.checkValidity() ? undefined : Number(status.value),
+      path: trimmed === '' ? undefined : trimmed,
+    }
+  }
 
   function restart(): void {
     since = 0
@@ -33,7 +53,7 @@ export function createJournalPanel(client: ControlClient, scope: { readonly isol
   return {
     async poll() {
       table.classList.toggle('one-store', !scope.isolated)
-      const entries = await client.journal(since)
+      const entries = await client.journal(query())
       const last = entries.at(-1)
       if (last === undefined) return
       since = last.seq
@@ -53,25 +73,18 @@ export function createJournalPanel(client: ControlClient, scope: { readonly isol
 
 function toRow(entry: JournalEntry, detail: HTMLElement): HTMLTableRowElement {
   const path = entry.query === '' ? entry.path : `${entry.path}?${entry.query}`
-  const status = entry.status === null ? 'dropped' : String(entry.status)
   const row = element('tr', { testId: 'journal-row' }, [
     element('td', { className: 'mono', text: String(entry.seq) }),
     element('td', { className: 'mono nowrap', text: clockTime(entry.time) }),
     element('td', { className: 'nowrap', text: entry.tenant ?? '—' }),
     element('td', { text: entry.method }),
     element('td', { className: 'mono', text: path }),
-    element('td', { className: `nowrap ${statusClass(entry.status)}`, text: entry.forced ? `${status} (forced)` : status }),
+    element('td', { className: `nowrap ${statusClass(entry.status)}`, text: describeOutcome(entry) }),
     element('td', { className: 'nowrap', text: entry.delayMs === 0 ? '' : `${entry.delayMs} ms` }),
   ])
   row.addEventListener('click', () => {
     detail.hidden = false
-    detail.textContent = describeEntry(entry, path)
+    detail.textContent = describeExchange(entry)
   })
   return row
-}
-
-function describeEntry(entry: JournalEntry, path: string): string {
-  const headers = Object.entries(entry.headers).map(([name, value]) => `${name}: ${shownHeader(name, value)}`)
-  const body = entry.body === undefined ? '' : `\n\n${entry.body}`
-  return `${entry.method} ${path}\n${headers.join('\n')}${body}`
 }

@@ -1,13 +1,10 @@
-import type { AnimalsPage, ControlClient } from './control-client.js'
+import type { AnimalsPage, AnimalsQuery, ControlClient } from './control-client.js'
 import { byTestId, element, tableBody } from './dom.js'
-import { describeCounts, describePage } from './format.js'
+import { describeCategory, describeCounts, describePage, describeSearch } from './format.js'
 import type { PetStatus } from '../spec/animals-service.js'
 
-/** The animals of the chosen store, a page at a time, filtered by status. */
+/** The animals of the chosen store, a page at a time: filtered by status, from an id, or found by name. */
 export type StorePanel = { refresh(): Promise<void> }
-
-/** How many animals a page shows. */
-export const PAGE_SIZE = 20
 
 /** What the panel needs to know about the store picker. */
 export type StoreScope = { readonly isolated: boolean; readonly selected: string | undefined }
@@ -18,31 +15,57 @@ export function createStorePanel(client: ControlClient, scope: StoreScope, onInp
   const note = byTestId('store-note', HTMLElement)
   const rows = tableBody(byTestId('animals', HTMLTableElement))
   const filter = byTestId('status-filter', HTMLSelectElement)
+  const pageSize = byTestId('page-size', HTMLSelectElement)
+  const jumpForm = byTestId('jump-form', HTMLFormElement)
+  const jumpId = byTestId('jump-id', HTMLInputElement)
+  const findForm = byTestId('find-form', HTMLFormElement)
+  const findName = byTestId('find-name', HTMLInputElement)
   const previous = byTestId('prev-page', HTMLButtonElement)
   const next = byTestId('next-page', HTMLButtonElement)
   const pageInfo = byTestId('page-info', HTMLElement)
+  const categories = JSON.parse(byTestId('animals', HTMLTableElement).dataset.categories ?? '{}') as Record<string, string>
   let offset = 0
   let total = 0
+  // A jump is one read from an id; the pages after it go on by offset.
+  let from: number | undefined
+  let name = ''
+  const limit = (): number => Number(pageSize.value)
 
-  filter.addEventListener('change', () => {
+  function restart(): void {
     offset = 0
     onInput()
+  }
+  filter.addEventListener('change', restart)
+  pageSize.addEventListener('change', restart)
+  jumpForm.addEventListener('submit', (event) => {
+    event.preventDefault()
+    from = Number(jumpId.value)
+    findName.value = ''
+    name = ''
+    onInput()
+  })
+  findForm.addEventListener('submit', (event) => {
+    event.preventDefault()
+    name = findName.value.trim()
+    restart()
   })
   previous.addEventListener('click', () => {
-    offset = Math.max(0, offset - PAGE_SIZE)
+    offset = Math.max(0, offset - limit())
     onInput()
   })
   next.addEventListener('click', () => {
-    if (offset + PAGE_SIZE < total) offset += PAGE_SIZE
+    if (offset + limit() < total) offset += limit()
     onInput()
   })
 
   async function load(): Promise<AnimalsPage> {
-    const status = statusOf(filter.value)
-    const page = await client.animals({ offset, limit: PAGE_SIZE, ...(status === undefined ? {} : { status }) })
+    const query: AnimalsQuery = { offset, limit: limit(), status: statusOf(filter.value), from, name: name === '' ? undefined : name }
+    from = undefined
+    const page = await client.animals(query)
+    offset = page.offset
     // After a reset the store may be shorter than the page shown: go to its last page.
-    if (page.animals.length === 0 && page.total > 0 && offset > 0) {
-      offset = Math.floor((page.total - 1) / PAGE_SIZE) * PAGE_SIZE
+    if (page.animals.length === 0 && page.total > 0 && offset > 0 && query.from === undefined) {
+      offset = Math.floor((page.total - 1) / limit()) * limit()
       return load()
     }
     return page
@@ -63,20 +86,20 @@ export function createStorePanel(client: ControlClient, scope: StoreScope, onInp
       const page = await load()
       total = page.total
       note.hidden = true
-      counts.textContent = describeCounts(page.counts)
+      counts.textContent = name === '' ? describeCounts(page.counts) : describeSearch(name, page)
       rows.replaceChildren(
         ...page.animals.map((pet) =>
           element('tr', { testId: 'animal-row' }, [
             element('td', { className: 'mono', text: String(pet.id) }),
             element('td', { text: pet.name }),
-            element('td', { text: String(pet.categoryId) }),
+            element('td', { text: describeCategory(pet.categoryId, categories) }),
             element('td', {}, [pet.status === undefined ? '—' : element('span', { className: `badge ${pet.status}`, text: pet.status })]),
           ]),
         ),
       )
       pageInfo.textContent = describePage(page.offset, page.animals.length, page.total)
       previous.disabled = offset === 0
-      next.disabled = offset + PAGE_SIZE >= page.total
+      next.disabled = offset + limit() >= page.total
     },
   }
 }

@@ -31,11 +31,28 @@ export type AppOptions = {
   readonly prefer: boolean
 }
 
-/** What became of one request: the reply, and for the journal who asked and whether it was forced. */
+/**
+ * Who chose a request's answer: the API itself (`answered`), the request's own `Prefer`, a forced
+ * rule's response (`forced`), a rule that only held the API's answer back (`delayed`), or a rule
+ * that dropped the connection (`dropped`).
+ */
+export type Outcome = 'answered' | 'prefer' | 'forced' | 'delayed' | 'dropped'
+
+/** What became of one request: the reply, and for the journal who asked and who chose the answer. */
 export type HandledRequest = {
   readonly reply: Reply
   readonly tenant: Tenant | undefined
+  readonly outcome: Outcome
+  /** Anything but the API's own answer: a pact recorder leaves it out. */
   readonly forced: boolean
+}
+
+function answeredByApi(reply: Reply, tenant: Tenant | undefined): HandledRequest {
+  return { reply, tenant, outcome: 'answered', forced: false }
+}
+
+function chosen(reply: Reply, tenant: Tenant, outcome: Exclude<Outcome, 'answered'>): HandledRequest {
+  return { reply, tenant, outcome, forced: true }
 }
 
 /** The animals API as one function from plain request to reply. */
@@ -80,37 +97,37 @@ export function createApp(options: AppOptions): App {
 
   function dispatch(route: Route | undefined, request: PlainRequest): HandledRequest {
     const auth = authenticate(request.headers.authorization, keys)
-    if (!auth.ok) return { reply: toErrorResponse(auth.error), tenant: undefined, forced: false }
+    if (!auth.ok) return answeredByApi(toErrorResponse(auth.error), undefined)
     const tenant = tenantFor(auth.value)
-    if (!tenant.ok) return { reply: toErrorResponse(tenant.error), tenant: undefined, forced: false }
+    if (!tenant.ok) return answeredByApi(toErrorResponse(tenant.error), undefined)
     // The request's own Prefer comes before the rules a test set for every request. Whatever it
     // gets is marked forced: the journal says so, and a pact recorder leaves it out.
     const operation = prefer ? operationOf(request.method, request.path) : undefined
     const preferred = operation === undefined ? undefined : preferredAnswer(request.headers.prefer, operation)
     if (preferred !== undefined) {
-      if (!preferred.ok) return { reply: toErrorResponse(preferred.error), tenant: tenant.value, forced: true }
+      if (!preferred.ok) return chosen(toErrorResponse(preferred.error), tenant.value, 'prefer')
       const { kind, status } = preferred.value
       if (kind === 'error') {
         const reply = forcedErrorResponse(status, `A ${status} answer asked for with Prefer: code=${status}.`)
-        return { reply, tenant: tenant.value, forced: true }
+        return chosen(reply, tenant.value, 'prefer')
       }
       const response = operate(route, request, tenant.value.store, listQuery, foundHeadersFor)
       const reply = response.status === status ? response : toErrorResponse(unsatisfiable(status, response.status, errorMessageOf(response)))
-      return { reply, tenant: tenant.value, forced: true }
+      return chosen(reply, tenant.value, 'prefer')
     }
     const effect = forced.take(request, tenant.value.label)
-    if (effect?.kind === 'respond') return { reply: effect.response, tenant: tenant.value, forced: true }
-    if (effect?.kind === 'drop') return { reply: effect.reply, tenant: tenant.value, forced: true }
+    if (effect?.kind === 'respond') return chosen(effect.response, tenant.value, 'forced')
+    if (effect?.kind === 'drop') return chosen(effect.reply, tenant.value, 'dropped')
     const response = operate(route, request, tenant.value.store, listQuery, foundHeadersFor)
-    const reply = effect === undefined ? response : { ...response, delayMs: effect.delayMs }
-    return { reply, tenant: tenant.value, forced: effect !== undefined }
+    if (effect === undefined) return answeredByApi(response, tenant.value)
+    return chosen({ ...response, delayMs: effect.delayMs }, tenant.value, 'delayed')
   }
 
   return {
     handle(request) {
       const route = matchRoute(request.path)
       if (request.method === 'OPTIONS') {
-        return { reply: preflight(route, request.headers), tenant: undefined, forced: false }
+        return answeredByApi(preflight(route, request.headers), undefined)
       }
       const exchange = dispatch(route, request)
       const { reply } = exchange
@@ -118,8 +135,8 @@ export function createApp(options: AppOptions): App {
       // Every answer of the deprecated operation says so, its errors included.
       const isGetPet = route?.kind === 'pet' && (request.method === 'GET' || request.method === 'HEAD')
       const signalled = isGetPet && !('deprecation' in reply.headers) ? withDeprecation(reply, request.basePath) : reply
-      const answered = request.method === 'HEAD' ? withoutBody(signalled) : signalled
-      return answered === reply ? exchange : { ...exchange, reply: answered }
+      const answer = request.method === 'HEAD' ? withoutBody(signalled) : signalled
+      return answer === reply ? exchange : { ...exchange, reply: answer }
     },
   }
 }

@@ -11,6 +11,9 @@ import { parseSeedRequest } from './seed-request.js'
 import { isPetStatus, type PetStatus } from '../spec/animals-service.js'
 import type { Int64 } from '../spec/animals-service.js'
 import { STATUS_FILTER_REFUSED } from '../service/pets.js'
+import { parseInt64Text } from '../service/int64.js'
+import { findByName, offsetOfId } from './animal-search.js'
+import { definedOnly } from '../service/defined-only.js'
 
 /** Where the control API lives: one reserved prefix outside `/v1`. */
 export const CONTROL_BASE = '/__control'
@@ -99,12 +102,12 @@ const ROUTES: Readonly<Record<string, Route>> = {
   'GET /animals': (request, scope) => {
     const { store } = storeOf(scope)
     const query = orThrow(parsePageQuery(new URLSearchParams(request.search)))
-    const page = store.page(query.offset, query.limit, query.status)
     const counts = store.counts()
-    const total = query.status === undefined ? store.size : counts[query.status]
-    const head = JSON.stringify({ total, offset: query.offset, limit: query.limit, counts })
+    const listed = store.view(query.status)
+    const head = query.name === undefined ? pageOf(listed, query) : namedPageOf(listed, query.name, query)
     // Animals keep their exact JSON (int64 past 2^53 included), so the body is assembled here.
-    return { status: 200, headers: CONTROL_JSON, body: `${head.slice(0, -1)},"animals":[${page.join(',')}]}` }
+    const text = JSON.stringify({ ...head.summary, limit: query.limit, counts })
+    return { status: 200, headers: CONTROL_JSON, body: `${text.slice(0, -1)},"animals":[${head.texts.join(',')}]}` }
   },
   'GET /journal': (request, scope) => json(200, { entries: scope.controls.journal(orThrow(parseJournalFilter(new URLSearchParams(request.search)))) }),
   'DELETE /journal': (_request, scope) => {
@@ -276,7 +279,14 @@ function parseJournalFilter(query: URLSearchParams): Result<JournalFilter, ApiEr
   return ok(filter as JournalFilter)
 }
 
-type PageQuery = { readonly offset: number; readonly limit: number; readonly status?: PetStatus }
+/**
+ * A page of the store: from `offset`, or from the first animal whose id is `from` or above; of one
+ * status; or of the animals whose name holds `name` (ignoring case).
+ */
+type PageQuery = { readonly offset: number; readonly limit: number; readonly status?: PetStatus; readonly from?: Int64; readonly name?: string }
+
+/** The longest text a search by name takes. */
+const MAX_NAME_QUERY = 100
 
 function parsePageQuery(query: URLSearchParams): Result<PageQuery, ApiError> {
   const offset = readWhole('offset', query.get('offset') ?? '0', [0, Number.MAX_SAFE_INTEGER])
@@ -284,9 +294,28 @@ function parsePageQuery(query: URLSearchParams): Result<PageQuery, ApiError> {
   const limit = readWhole('limit', query.get('limit') ?? '20', [1, 1000])
   if (!limit.ok) return limit
   const status = query.get('status')
-  if (status === null) return ok({ offset: offset.value, limit: limit.value })
-  if (!isPetStatus(status)) return fail(STATUS_FILTER_REFUSED)
-  return ok({ offset: offset.value, limit: limit.value, status })
+  if (status !== null && !isPetStatus(status)) return fail(STATUS_FILTER_REFUSED)
+  const [fromText, name] = [query.get('from'), query.get('name')]
+  if (fromText !== null && name !== null) return fail(apiError('invalid_parameter', "Give 'from' or 'name', not both."))
+  const from = fromText === null ? undefined : parseInt64Text(fromText)
+  if (from === undefined && fromText !== null) return fail(apiError('invalid_parameter', "Parameter 'from' must be an animal id, a whole number."))
+  if (name !== null && (name === '' || name.length > MAX_NAME_QUERY)) {
+    return fail(apiError('invalid_parameter', `Parameter 'name' must be 1 to ${MAX_NAME_QUERY} characters.`))
+  }
+  return ok({ offset: offset.value, limit: limit.value, ...definedOnly({ status: status ?? undefined, from, name: name ?? undefined }) })
+}
+
+type PageHead = { readonly summary: Record<string, number | boolean>; readonly texts: readonly string[] }
+
+function pageOf(listed: readonly string[], query: PageQuery): PageHead {
+  const offset = query.from === undefined ? query.offset : offsetOfId(listed, query.from)
+  return { summary: { total: listed.length, offset }, texts: listed.slice(offset, offset + query.limit) }
+}
+
+/** `total` counts the matches among the animals read, `scanned` of them: all but in a store past MAX_NAME_SCAN. */
+function namedPageOf(listed: readonly string[], name: string, query: PageQuery): PageHead {
+  const found = findByName(listed, name, query.offset, query.limit)
+  return { summary: { total: found.matched, offset: query.offset, scanned: found.scanned, complete: found.scanned === listed.length }, texts: found.texts }
 }
 
 function readWhole(name: string, text: string, [min, max]: readonly [number, number]): Result<number, ApiError> {

@@ -223,7 +223,9 @@ export function createFakeService(options: FakeOptions, environment: FakeEnviron
         tenant: exchange.tenant?.label ?? null,
         status: isDropped(reply) ? null : reply.status,
         forced: exchange.forced,
+        outcome: exchange.outcome,
         delayMs: reply.delayMs ?? 0,
+        ...(isDropped(reply) ? {} : { response: reply }),
       })
       for (const listener of listeners) listener({ request, reply, forced: exchange.forced })
       return reply

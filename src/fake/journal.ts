@@ -1,5 +1,6 @@
-import type { Fields, PlainRequest } from '../service/http.js'
-import { CREDENTIAL_HEADER, REDACTED, redactQuery } from '../service/credentials.js'
+import type { Fields, PlainRequest, PlainResponse } from '../service/http.js'
+import { createScrubber, CREDENTIAL_HEADER, credentialsOf, REDACTED, redactQuery, type Scrubber } from '../service/credentials.js'
+import type { Outcome } from './app.js'
 
 /** One request the API received, as the journal shows it: credentials are never in it. */
 export type JournalEntry = {
@@ -16,13 +17,23 @@ export type JournalEntry = {
   readonly query: string
   /** `null` when the connection was dropped on purpose. */
   readonly status: number | null
-  /** Set when a forced response answered instead of the API. */
+  /** Set when anything but the API's own answer was given: Prefer, or a forced rule of any kind. */
   readonly forced: boolean
+  /** Who chose the answer: the API, the request's Prefer, or a forced rule that answered, delayed or dropped. */
+  readonly outcome: Outcome
   /** How long the answer was held back (latency setting or forced delay). */
   readonly delayMs: number
   /** Request headers, lower-case, credentials redacted. */
   readonly headers: Fields
   /** The body as text, cut at `BODY_LIMIT` characters; absent when there was none. */
+  readonly body?: string
+  /** What the client was given: absent when the connection was dropped. */
+  readonly response?: JournalResponse
+}
+
+/** The answer as the journal shows it: its headers and its body, cut and redacted as the request's are. */
+export type JournalResponse = {
+  readonly headers: Fields
   readonly body?: string
 }
 
@@ -46,7 +57,10 @@ export type JournalRecord = {
   readonly tenant: string | null
   readonly status: number | null
   readonly forced: boolean
+  readonly outcome: Outcome
   readonly delayMs: number
+  /** The answer given; absent when the connection was dropped. */
+  readonly response?: PlainResponse
 }
 
 /** The request journal: the last `capacity` requests, oldest first. */
@@ -58,7 +72,7 @@ export type Journal = {
   clear(tenant?: string | null): void
 }
 
-/** Bodies are kept up to this many bytes: enough to assert what an app sent. */
+/** Bodies are kept up to this many bytes (a request's) or characters (an answer's): enough to see what was sent. */
 export const BODY_LIMIT = 4096
 
 
@@ -74,9 +88,13 @@ type Stored = {
   readonly search: string
   readonly status: number | null
   readonly forced: boolean
+  readonly outcome: Outcome
   readonly delayMs: number
   readonly headers: Fields
   readonly body: Uint8Array | undefined
+  readonly responseHeaders: Fields | undefined
+  /** The answer's text when short, else its first `BODY_LIMIT` characters' bytes (a copy: a slice keeps the whole). */
+  readonly responseBody: string | Uint8Array | undefined
 }
 
 /**
@@ -98,7 +116,7 @@ export function createJournal(capacity = 1000): Journal {
   const bodies = createRecentValues<Uint8Array>(sameBytes)
   return {
     capacity,
-    record({ request, receivedAt, tenant, status, forced, delayMs }) {
+    record({ request, receivedAt, tenant, status, forced, outcome, delayMs, response }) {
       seq += 1
       const { body } = request
       const stored: Stored = {
@@ -111,9 +129,12 @@ export function createJournal(capacity = 1000): Journal {
         search: searches.intern(request.search),
         status,
         forced,
+        outcome,
         delayMs,
         headers: headerSets.intern(request.headers),
         body: body === undefined ? undefined : bodies.intern(body.subarray(0, BODY_LIMIT), copyBytes),
+        responseHeaders: response?.headers,
+        responseBody: keptAnswer(response?.body),
       }
       // Filling up, entries are pushed in order; once full, `next` is the oldest, overwritten next.
       if (ring.length < capacity) ring.push(stored)
@@ -204,12 +225,23 @@ function matches(entry: Stored, filter: JournalFilter): boolean {
   return true
 }
 
-function toEntry(entry: Stored, decoder: TextDecoder): JournalEntry {
+// Most answers are short and kept as the string the reply already holds; a long one is cut into a
+// copy of its first characters' bytes, since a slice of a string keeps the whole string alive.
+function keptAnswer(body: string | undefined): string | Uint8Array | undefined {
+  if (body === undefined || body.length <= BODY_LIMIT) return body
+  const bytes = new Uint8Array(BODY_LIMIT * 3)
+  const { written } = new TextEncoder().encodeInto(body.slice(0, BODY_LIMIT), bytes)
+  return bytes.slice(0, written)
+}
+
+function shownHeaders(fields: Fields, scrub: Scrubber): Fields {
   const headers: Record<string, string> = {}
-  for (const [name, value] of Object.entries(entry.headers)) {
-    const secret = CREDENTIAL_HEADER.test(name)
-    headers[name] = secret ? redactSecret(name, value) : value
-  }
+  for (const [name, value] of Object.entries(fields)) headers[name] = CREDENTIAL_HEADER.test(name) ? redactSecret(name, value) : scrub(value)
+  return headers
+}
+
+function toEntry(entry: Stored, decoder: TextDecoder): JournalEntry {
+  const headers = shownHeaders(entry.headers, (value) => value)
   const shown: JournalEntry = {
     seq: entry.seq,
     time: new Date(entry.receivedAt).toISOString(),
@@ -219,10 +251,17 @@ function toEntry(entry: Stored, decoder: TextDecoder): JournalEntry {
     query: redactQuery(entry.search),
     status: entry.status,
     forced: entry.forced,
+    outcome: entry.outcome,
     delayMs: entry.delayMs,
     headers,
   }
-  return entry.body === undefined ? shown : { ...shown, body: decoder.decode(entry.body) }
+  const withBody = entry.body === undefined ? shown : { ...shown, body: decoder.decode(entry.body) }
+  if (entry.responseHeaders === undefined) return withBody
+  // An answer may echo what the request carried: the request's credentials are scrubbed from it.
+  const scrub = createScrubber(credentialsOf({ headers: entry.headers, search: entry.search }))
+  const text = typeof entry.responseBody === 'string' ? entry.responseBody : entry.responseBody === undefined ? undefined : decoder.decode(entry.responseBody)
+  const response: JournalResponse = { headers: shownHeaders(entry.responseHeaders, scrub), ...(text === undefined ? {} : { body: scrub(text) }) }
+  return { ...withBody, response }
 }
 
 /**

@@ -9,7 +9,13 @@ import { petPath } from '../spec/animals-service.js'
 export type Observed = ({ readonly ok: true; readonly sent?: ProbeRequest } & ObservedAnswer) | { readonly ok: false; readonly error: string }
 
 /** How the fake and the deployment answered one probe. */
-export type ProbeOutcome = { readonly probe: Probe; readonly fake: Observed; readonly deployment: Observed }
+export type ProbeOutcome = {
+  readonly probe: Probe
+  readonly fake: Observed
+  readonly deployment: Observed
+  /** How long the deployment took to answer, in milliseconds (0 where nobody timed it). */
+  readonly deploymentMs?: number
+}
 
 /**
  * `contradiction`: an answer contradicts the spec (the side says which); `open`: the two differ

@@ -1,6 +1,7 @@
 import type { Finding, Observed } from './compare.js'
 import { describeProbe } from './probes.js'
 import type { ParityReport } from './run.js'
+import { type JUnitCase, toJUnitXml } from '../reports/junit-xml.js'
 
 /** Where parity ran, for its reports. */
 export type ParityRun = {
@@ -111,4 +112,41 @@ export function toParityJson(report: ParityReport, run: ParityRun): unknown {
     })),
     findings: report.findings,
   }
+}
+
+/**
+ * The JUnit XML report: a case per probe and per scenario, timed by the deployment's answer. A
+ * contradiction or a missing answer fails its case; an open difference passes with a note (and
+ * fails under `strict`), so CI shows it without failing the build.
+ */
+export function toParityJUnit(report: ParityReport, strict: boolean): string {
+  const findingsOf = (id: string): Finding[] => report.findings.filter((each) => each.probe === id)
+  const toCase = (id: string, request: string, kind: string, ms: number | undefined): JUnitCase => {
+    const findings = findingsOf(id)
+    const failing = findings.filter((each) => each.verdict !== 'open' || strict)
+    const notes = findings.filter((each) => each.verdict === 'open' && !strict).map((each) => `open: ${findingLine(each)}`)
+    const base = { name: `${id}: ${request}`, classname: `animals-mock parity.${kind}`, timeSeconds: (ms ?? 0) / 1000 }
+    const withNotes = notes.length === 0 ? base : { ...base, systemOut: notes.join('\n') }
+    const [first] = failing
+    if (first === undefined) return withNotes
+    return { ...withNotes, failure: { message: findingLine(first), type: first.verdict, details: failing.map(findingLine).join('\n') } }
+  }
+  return toJUnitXml('animals-mock parity', [
+    { name: 'probes', cases: report.outcomes.map((each) => toCase(each.probe.id, describeProbe(each.probe), 'probes', each.deploymentMs)) },
+    { name: 'scenarios', cases: report.scenarios.map((each) => toCase(each.scenario.id, each.scenario.request, 'scenarios', each.deploymentMs)) },
+  ])
+}
+
+/** One finding in a line: what differed, each side's answer, and the rule or why the spec is open. */
+function findingLine(finding: Finding): string {
+  return `${finding.aspect}: the fake ${finding.fake}, the deployment ${finding.deployment} (${finding.reason})`
+}
+
+/** The slowest of a run's requests to the deployment, slowest first. */
+export function slowestParity(report: ParityReport, count = 3): { readonly id: string; readonly ms: number }[] {
+  const timed = [
+    ...report.outcomes.map((each) => ({ id: each.probe.id, ms: each.deploymentMs ?? 0 })),
+    ...report.scenarios.map((each) => ({ id: each.scenario.id, ms: each.deploymentMs ?? 0 })),
+  ]
+  return timed.sort((a, b) => b.ms - a.ms).slice(0, count)
 }

@@ -47,15 +47,25 @@ export async function runParity(options: ParityOptions): Promise<ParityReport> {
   const [fakeContext, deploymentContext] = await Promise.all([prepare('the fake', fake, options), prepare('the deployment', deployment, options)])
   const outcomes: ProbeOutcome[] = []
   for (const probe of options.probes ?? PARITY_PROBES) {
-    const [onFake, onDeployment] = await Promise.all([observe(fake, probe, fakeContext, options.timeoutMs), observe(deployment, probe, deploymentContext, options.timeoutMs)])
-    outcomes.push({ probe, fake: onFake, deployment: onDeployment })
+    const [onFake, [onDeployment, deploymentMs]] = await Promise.all([
+      observe(fake, probe, fakeContext, options.timeoutMs),
+      timed(() => observe(deployment, probe, deploymentContext, options.timeoutMs)),
+    ])
+    outcomes.push({ probe, fake: onFake, deployment: onDeployment, deploymentMs })
   }
   const scenarios: ScenarioOutcome[] = []
   for (const scenario of options.scenarios ?? PARITY_SCENARIOS) {
-    const [onFake, onDeployment] = await Promise.all([see(scenario, fake), see(scenario, deployment)])
-    scenarios.push({ scenario, fake: onFake, deployment: onDeployment })
+    const [onFake, [onDeployment, deploymentMs]] = await Promise.all([see(scenario, fake), timed(() => see(scenario, deployment))])
+    scenarios.push({ scenario, fake: onFake, deployment: onDeployment, deploymentMs })
   }
   return { outcomes, scenarios, findings: [...outcomes.flatMap(compareOutcome), ...scenarios.flatMap(judgeScenario)] }
+}
+
+/** What `work` resolves with, and how many milliseconds it took. */
+async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
+  const started = performance.now()
+  const value = await work()
+  return [value, Math.round(performance.now() - started)]
 }
 
 /** A side with the run's marker and timeout, and a `fetch` that notes the ids of the animals it creates. */

@@ -7,7 +7,13 @@ export { PARITY_SCENARIOS, type Scenario, type ScenarioSide } from './scenarios.
 export type ScenarioSeen = ({ readonly ok: true } & ScenarioResult) | { readonly ok: false; readonly error: string }
 
 /** How the fake and the deployment did in one scenario. */
-export type ScenarioOutcome = { readonly scenario: Scenario; readonly fake: ScenarioSeen; readonly deployment: ScenarioSeen }
+export type ScenarioOutcome = {
+  readonly scenario: Scenario
+  readonly fake: ScenarioSeen
+  readonly deployment: ScenarioSeen
+  /** How long the deployment's side of the scenario took, in milliseconds. */
+  readonly deploymentMs?: number
+}
 
 /**
  * The findings of a scenario: a contradiction per aspect where a side broke the spec, naming the

@@ -1,20 +1,11 @@
 import { base, en, Faker } from '@faker-js/faker'
 import { nextInt64 } from '../service/int64.js'
+import { CATEGORIES } from '../fake/categories.js'
 import { STATUS_MIX_KEYS } from '../fake/seed-request.js'
 import type { NewPet, Pet, PetStatus } from '../spec/animals-service.js'
 import type { Int64 } from '../spec/animals-service.js'
 
-/** The categories generated animals belong to; the spec shows only the `categoryId` reference. */
-export const CATEGORIES = [
-  { id: 1, name: 'Dogs', weight: 30 },
-  { id: 2, name: 'Cats', weight: 28 },
-  { id: 3, name: 'Birds', weight: 10 },
-  { id: 4, name: 'Fish', weight: 9 },
-  { id: 5, name: 'Rabbits', weight: 8 },
-  { id: 6, name: 'Rodents', weight: 7 },
-  { id: 7, name: 'Reptiles', weight: 5 },
-  { id: 8, name: 'Horses', weight: 3 },
-] as const
+export { CATEGORIES } from '../fake/categories.js'
 
 /** Relative weights of each status; `none` is an animal created without a status. */
 export type StatusMix = Readonly<Record<PetStatus | 'none', number>>
@@ -23,13 +14,16 @@ export type StatusMix = Readonly<Record<PetStatus | 'none', number>>
 export const DEFAULT_STATUS_MIX: StatusMix = { available: 60, pending: 15, sold: 20, none: 5 }
 
 /**
- * Faker's pet-name list has 42 names, so a quarter of the animals are named after a fruit, a
- * colour or a spice instead ("Coconut", "Indigo", "Lavender"), as pets often are.
+ * Pets are named like people about as often as with pet names, and Faker has 42 pet names but
+ * thousands of first names: four in ten animals get a pet name ("Bella"), four a first name
+ * ("Theodora"), and two a fruit, a colour or a spice ("Coconut", "Indigo"), as pets often are.
  */
 function petName(faker: Faker): string {
-  if (faker.number.int(3) !== 0) return faker.animal.petName()
+  const kind = faker.number.int(9)
+  if (kind < 4) return faker.animal.petName()
+  if (kind < 8) return faker.person.firstName()
   const word = faker.helpers.arrayElement([faker.food.fruit, faker.color.human, faker.food.spice])()
-  return word.includes(' ') ? faker.animal.petName() : word.charAt(0).toUpperCase() + word.slice(1)
+  return word.includes(' ') ? faker.person.firstName() : word.charAt(0).toUpperCase() + word.slice(1)
 }
 
 /** Options of `generatePets`. */
@@ -49,7 +43,7 @@ export const PROGRESS_STEP = 50_000
 /**
  * A source of realistic new animals, one at a time, so that a million can be stored without a
  * million-element array in between. It owns its Faker instance and nothing else draws from it.
- * @example const next = createPetSource({ seed: 7 }); next().name // 'Milo'
+ * @example const next = createPetSource({ seed: 7 }); next().name // 'Murphey'
  */
 export function createPetSource(options: Pick<GenerateOptions, 'seed' | 'statusMix'>): () => NewPet {
   const faker = new Faker({ locale: [en, base], seed: options.seed })

@@ -63,6 +63,8 @@ export type Store = {
   listJson(limit: number, status?: PetStatus): string
   /** Like `list`, from the `offset`-th animal on: a page of the dashboard. */
   page(offset: number, limit: number, status?: PetStatus): readonly string[]
+  /** The JSON texts in ascending id order, of one status when given: the store's own list, not a copy, to read before the next change. */
+  view(status?: PetStatus): readonly string[]
   /** How many animals have each status, and how many have none. */
   counts(): Readonly<Record<PetStatus | 'none', number>>
   create(newPet: NewPet): Result<Created, ApiError>
@@ -195,6 +197,7 @@ export function createStore(options: StoreOptions = {}): Store {
       return json
     },
     page: (offset, limit, status) => (status === undefined ? index.ordered : index.byStatus[status]).slice(offset, offset + limit),
+    view: (status) => (status === undefined ? index.ordered : index.byStatus[status]),
     counts() {
       const { byStatus } = index
       const [available, pending, sold] = [byStatus.available.length, byStatus.pending.length, byStatus.sold.length]

@@ -1,9 +1,10 @@
 import { fileURLToPath } from 'node:url'
 import type { Page } from './site.js'
 import { assetFile, ASSET_TYPES, ASSETS_BASE } from './asset-file.js'
-import { htmlDocument, htmlResponse } from './html.js'
+import { escapeHtml, htmlDocument, htmlResponse } from './html.js'
 import { PET_STATUSES } from '../spec/animals-service.js'
 import { MAX_DELAY_MS } from '../fake/latency.js'
+import { CATEGORIES } from '../fake/categories.js'
 
 /** Where the dashboard and its modules are served. */
 export const DASHBOARD_PATHS = {
@@ -66,6 +67,14 @@ const METHOD_OPTIONS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'].map((me
 
 const STATUS_OPTIONS = PET_STATUSES.map((status) => `<option value="${status}">${status}</option>`).join('')
 
+/** The fake's category names by id, for the animals table: the spec shows only `categoryId`. */
+const CATEGORY_NAMES = escapeHtml(JSON.stringify(Object.fromEntries(CATEGORIES.map(({ id, name }) => [id, name]))))
+
+/** The page sizes the animals table offers, the first by default. */
+const PAGE_SIZES = [20, 50, 100, 500]
+
+const PAGE_SIZE_OPTIONS = PAGE_SIZES.map((size) => `<option>${size}</option>`).join('')
+
 const DASHBOARD_HTML = htmlDocument({
   title: 'Dashboard · animals-mock',
   bodyClass: 'dashboard',
@@ -122,11 +131,14 @@ const DASHBOARD_HTML = htmlDocument({
 <div class="toolbar">
 <label data-testid="store-picker-label" hidden>Store <select data-testid="store-picker"><option value="">every store</option></select></label>
 <label>Status <select data-testid="status-filter"><option value="">any</option>${STATUS_OPTIONS}</select></label>
+<label>Per page <select data-testid="page-size">${PAGE_SIZE_OPTIONS}</select></label>
+<form class="inline" data-testid="jump-form"><label>Go to id <input type="number" min="0" step="1" required data-testid="jump-id"></label><button type="submit" data-testid="jump">Go</button></form>
+<form class="inline" data-testid="find-form"><label>Name <input type="search" maxlength="100" placeholder="part of a name" data-testid="find-name"></label><button type="submit" data-testid="find">Find</button></form>
 </div>
 <p class="counts" data-testid="counts"></p>
 <p class="note" data-testid="store-note" hidden></p>
-<table data-testid="animals">
-<thead><tr><th>id</th><th>name</th><th>category</th><th>status</th></tr></thead>
+<table data-testid="animals" data-categories="${CATEGORY_NAMES}">
+<thead><tr><th>id</th><th>name</th><th>category <small>(the fake's label)</small></th><th>status</th></tr></thead>
 <tbody></tbody>
 </table>
 <div class="pager"><button type="button" data-testid="prev-page">← previous</button>
@@ -134,7 +146,12 @@ const DASHBOARD_HTML = htmlDocument({
 <button type="button" data-testid="next-page">next →</button></div>
 </section>
 <section class="panel" data-testid="journal-panel">
-<h2>Requests <small>to /v1, newest first, credentials redacted; click one for its headers and body</small></h2>
+<h2>Requests <small>to /v1, newest first, credentials redacted; click one for the request and its answer</small></h2>
+<form class="toolbar" data-testid="journal-filter">
+<label>Method <select data-testid="journal-method"><option value="">any</option>${METHOD_OPTIONS}</select></label>
+<label>Status <input type="number" min="100" max="599" placeholder="any" data-testid="journal-status"></label>
+<label>Path <input maxlength="1000" placeholder="/v1/pets" data-testid="journal-path"></label>
+</form>
 <pre class="detail" data-testid="journal-detail" hidden></pre>
 <table data-testid="journal">
 <thead><tr><th>seq</th><th>time</th><th>store</th><th>method</th><th>path</th><th>status</th><th>delay</th></tr></thead>

@@ -3,6 +3,7 @@ import { type JUnitSuite, toJUnitXml } from '../reports/junit-xml.js'
 import { PACT_PARTIES } from '../contracts/pact-files.js'
 import { type InteractionOutcome, type Mismatch, stripAnsi } from './results.js'
 import type { VerificationReport } from './provider.js'
+import { leadLine, leadMismatch } from './lead-line.js'
 
 /** Where a verification ran and what it verified, for its reports. */
 export type VerificationRun = {
@@ -29,8 +30,12 @@ export function formatVerificationText(report: VerificationReport, warnings: rea
     const given = outcome.providerStates.length === 0 ? '' : ` [given ${outcome.providerStates.join(' and ')}]`
     lines.push(`${outcome.passed ? 'PASS' : 'FAIL'}  ${name}${given}`)
     if (outcome.passed) continue
+    if (outcome.mismatches.length === 0) {
+      lines.push('        failed, without details from the verifier')
+      continue
+    }
+    lines.push(`      → ${leadLine(outcome)}`)
     for (const mismatch of outcome.mismatches) lines.push(...mismatchLines(mismatch))
-    if (outcome.mismatches.length === 0) lines.push('        failed, without details from the verifier')
   }
   for (const problem of report.problems) lines.push(`ERROR ${oneLine(problem)}`)
   for (const warning of warnings) lines.push(`WARN  ${several && warning.consumer !== undefined ? `${warning.consumer} › ` : ''}${warning.message}`)
@@ -64,6 +69,15 @@ function oneLine(text: string): string {
   return stripAnsi(text).replace(/\s+/g, ' ').trim()
 }
 
+/** The slowest interactions, slowest first, for the summary a run ends with. */
+export function slowestInteractions(report: VerificationReport, count = 3): string[] {
+  return report.interactions
+    .filter((each) => each.durationMs !== undefined)
+    .toSorted((a, b) => (b.durationMs ?? 0) - (a.durationMs ?? 0))
+    .slice(0, count)
+    .map((each) => `${each.description} ${each.durationMs} ms`)
+}
+
 /** The JSON report: the run, a summary, and every interaction with its mismatches. */
 export function toVerificationJson(report: VerificationReport, run: VerificationRun, warnings: readonly DeprecationWarning[] = []): unknown {
   const failed = report.interactions.filter((each) => !each.passed).length
@@ -79,6 +93,7 @@ export function toVerificationJson(report: VerificationReport, run: Verification
       description: each.description,
       providerStates: each.providerStates,
       result: each.passed ? 'passed' : 'failed',
+      ...(each.passed ? {} : { lead: leadLine(each) }),
       durationMs: each.durationMs ?? null,
       mismatches: each.mismatches.map((mismatch) => ({ ...mismatch, message: stripAnsi(mismatch.message) })),
     })),
@@ -105,16 +120,17 @@ export function toVerificationJUnit(report: VerificationReport, warnings: readon
       const base = {
         name: outcome.description,
         classname: `${consumer}.${PACT_PARTIES.provider}`,
-        ...(outcome.durationMs === undefined ? {} : { timeSeconds: outcome.durationMs / 1000 }),
+        // Pact gives no duration for an interaction it could not replay: 0 there, as it took none.
+        timeSeconds: (outcome.durationMs ?? 0) / 1000,
         ...(warning === undefined ? {} : { systemOut: `WARNING: ${warning.message}` }),
       }
       if (outcome.passed) return base
-      const details = outcome.mismatches.flatMap(mismatchLines).map((line) => line.trim())
-      const first = outcome.mismatches[0]
+      const details = [leadLine(outcome), ...outcome.mismatches.flatMap(mismatchLines).map((line) => line.trim())]
+      const first = leadMismatch(outcome)
       return {
         ...base,
         failure: {
-          message: details[0] ?? 'failed',
+          message: leadLine(outcome),
           type: first === undefined ? 'mismatch' : `${first.kind} mismatch`,
           details: details.join('\n'),
         },

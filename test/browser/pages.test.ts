@@ -221,6 +221,13 @@ describe('the dashboard', () => {
       page.getByTestId('journal').locator('th:nth-child(6)'),
       page.getByTestId('journal-row').first().locator('td:nth-child(6)'),
       page.getByTestId('animals').locator('th:nth-child(4)'),
+      page.getByTestId('page-size'),
+      page.getByTestId('jump'),
+      page.getByTestId('find'),
+      page.getByTestId('find-name'),
+      page.getByTestId('journal-method'),
+      page.getByTestId('journal-status'),
+      page.getByTestId('journal-path'),
     ]) {
       const box = await locator.boundingBox()
       expect(box).not.toBeNull()
@@ -246,15 +253,110 @@ describe('the dashboard', () => {
     await expect(get('/pets/2')).rejects.toThrow()
     await control('/latency', 'PUT', { ms: 20 })
     expect((await get('/pets/3')).status).toBe(200)
+    await control('/latency', 'PUT', {})
+    // A rule that only delays: the API's own 404 comes after it.
+    await control('/forced', 'POST', { method: 'GET', path: '/pets/999', delayMs: 30, times: 1 })
+    expect((await get('/pets/999')).status).toBe(404)
+    expect((await fetch(`${server.url}/v1/pets`, { headers: { authorization: `Bearer ${KEY}`, prefer: 'code=503' } })).status).toBe(503)
+    await control('/latency', 'PUT', { ms: 20 })
     await control('/forced', 'POST', { method: 'POST', path: '/pets', status: 400, code: 'name_taken' })
 
     const journal = page.getByTestId('journal-row')
-    await journal.filter({ hasText: '/v1/pets/3' }).filter({ hasText: '20 ms' }).waitFor()
-    expect(await journal.locator('td:nth-child(6)').allInnerTexts()).toEqual(['200', 'dropped (forced)', '503 (forced)', '401', '201', '200'])
+    await journal.filter({ hasText: 'Prefer' }).waitFor()
+    expect(await journal.locator('td:nth-child(6)').allInnerTexts()).toEqual([
+      '503 · Prefer',
+      '404 · delayed 30 ms by a rule',
+      '200',
+      'dropped by a rule',
+      '503 · forced',
+      '401',
+      '201',
+      '200',
+    ])
     await page.getByTestId('forced-rule').filter({ hasText: 'POST /pets → 400 name_taken (until removed)' }).waitFor()
     await page.getByTestId('latency').filter({ hasText: '20 ms on every answer' }).waitFor()
     await page.getByTestId('counts').filter({ hasText: `${fixture.length + 1} animals` }).waitFor()
     await screenshotForReadme(page, 'dashboard')
+    expect(outside).toEqual([])
+    await page.context().close()
+  })
+
+  it.skipIf(!hasChromium)('shows a request and the answer it got, credentials redacted, when its row is clicked', async () => {
+    const { page, outside } = await openDashboard(server.url, KEY)
+    expect((await createAnimal(server.url, KEY, { name: 'Answered', categoryId: 2 })).status).toBe(201)
+    const row = page.getByTestId('journal-row').filter({ hasText: 'POST' })
+    await row.waitFor()
+    await row.click()
+    const detail = page.getByTestId('journal-detail')
+    await detail.filter({ hasText: '── answer ──' }).waitFor()
+    const text = await detail.innerText()
+    const [request = '', answer = ''] = text.split('── answer ──')
+    expect(request).toContain('POST /v1/pets')
+    expect(request).toContain('authorization: Bearer [redacted]')
+    expect(request).toContain('{"name":"Answered","categoryId":2}')
+    expect(answer).toMatch(/^\s*201\n/)
+    expect(answer).toContain(`location: /v1/pets/${fixture.length + 1}`)
+    expect(answer).toContain('content-type: application/json')
+    expect(answer).toContain(`{"id":${fixture.length + 1},"name":"Answered","categoryId":2}`)
+    expect(text).not.toContain(KEY)
+    expect(outside).toEqual([])
+    await page.context().close()
+  })
+
+  it.skipIf(!hasChromium)('filters the requests by method, status and path', async () => {
+    const { page, outside } = await openDashboard(server.url, KEY)
+    const get = (path: string) => fetch(`${server.url}/v1${path}`, { headers: { authorization: `Bearer ${KEY}` } })
+    await get('/pets?limit=1')
+    await get('/pets/1')
+    await get('/pets/99999')
+    await createAnimal(server.url, KEY, { name: 'Filtered', categoryId: 1 })
+    const rows = page.getByTestId('journal-row')
+    await rows.nth(3).waitFor()
+    const paths = () => rows.locator('td:nth-child(5)').allInnerTexts()
+    await page.getByTestId('journal-method').selectOption('POST')
+    await expect.poll(paths).toEqual(['/v1/pets'])
+    await page.getByTestId('journal-method').selectOption('')
+    await page.getByTestId('journal-status').fill('404')
+    await page.getByTestId('journal-status').dispatchEvent('change')
+    await expect.poll(paths).toEqual(['/v1/pets/99999'])
+    await page.getByTestId('journal-status').fill('')
+    await page.getByTestId('journal-path').fill('/v1/pets/1')
+    await page.getByTestId('journal-path').dispatchEvent('change')
+    await expect.poll(paths).toEqual(['/v1/pets/1'])
+    // New requests that match arrive under the filter; others do not.
+    await get('/pets/1')
+    await get('/pets/2')
+    await expect.poll(paths).toEqual(['/v1/pets/1', '/v1/pets/1'])
+    expect(outside).toEqual([])
+    await page.context().close()
+  })
+
+  it.skipIf(!hasChromium)('finds animals among 10,000 by id, by name and a page size, with each category\'s name', async () => {
+    const seeded = await serve({ pets: shippedPets('large') })
+    const { page, outside } = await openDashboard(seeded.server.url)
+    await page.getByTestId('page-info').filter({ hasText: '1–20 of 10000' }).waitFor()
+    // The category: the number the spec has, and the fake's own name for it.
+    const first = shippedPets('large')[0]
+    const category = await page.getByTestId('animal-row').first().locator('td:nth-child(3)').innerText()
+    expect(category).toBe(`${first?.categoryId} · ${['Dogs', 'Cats', 'Birds', 'Fish', 'Rabbits', 'Rodents', 'Reptiles', 'Horses'][Number(first?.categoryId) - 1]}`)
+    await page.getByTestId('page-size').selectOption('100')
+    await page.getByTestId('page-info').filter({ hasText: '1–100 of 10000' }).waitFor()
+    expect(await page.getByTestId('animal-row').count()).toBe(100)
+    await page.getByTestId('jump-id').fill('7777')
+    await page.getByTestId('jump').click()
+    await page.getByTestId('page-info').filter({ hasText: '7777–7876 of 10000' }).waitFor()
+    expect(await page.getByTestId('animal-row').first().locator('td:nth-child(1)').innerText()).toBe('7777')
+    await page.getByTestId('next-page').click()
+    await page.getByTestId('page-info').filter({ hasText: '7877–7976 of 10000' }).waitFor()
+    // By name: any part, any case; the count says how many, the pages go through them.
+    const wanted = shippedPets('large').filter((pet) => pet.name.toLowerCase().includes('bell'))
+    expect(wanted.length).toBeGreaterThan(100)
+    await page.getByTestId('find-name').fill('BELL')
+    await page.getByTestId('find').click()
+    await page.getByTestId('counts').filter({ hasText: `${wanted.length} animals named like "BELL"` }).waitFor()
+    expect(await names(page)).toEqual(wanted.slice(0, 100).map((pet) => pet.name))
+    await page.getByTestId('next-page').click()
+    await page.getByTestId('page-info').filter({ hasText: `101–${Math.min(200, wanted.length)} of ${wanted.length}` }).waitFor()
     expect(outside).toEqual([])
     await page.context().close()
   })

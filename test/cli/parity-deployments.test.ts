@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { type Handler, isDropped } from '../../src/service/http.js'
 import { PARITY_PROBES } from '../../src/parity/probes.js'
@@ -71,6 +73,8 @@ for (const drift of DRIFTS) {
       expect(run.code, run.stdout + run.stderr).toBe(1)
       expect(run.stdout).toMatch(drift.row)
       expect(run.stdout).toMatch(/contradiction\(s\) of the spec/)
+      // The last screen: the verdict and tally, the deployment's slowest answers, the reports.
+      expect(run.stdout).toMatch(/\n── summary: FAILED ──\n\d+ probes and scenarios: \d+ alike, [1-9]\d* contradiction\(s\), \d+ open difference\(s\), 0 without an answer\nslowest: [\w-]+ \d+ ms; [\w-]+ \d+ ms; [\w-]+ \d+ ms\nreports: none written \(--json, --junit\)\n$/)
       expect(run.stdout).not.toContain(PROVIDER_KEY)
     } finally {
       await deployment.close()
@@ -92,11 +96,61 @@ it('reports differences where the spec is open as open, passing unless --strict'
     expect(json.findings.length).toBe(PARITY_PROBES.filter((probe) => probe.expect.status === 401).length)
     expect(new Set(json.findings.map((each) => `${each.verdict} ${each.aspect}`))).toEqual(new Set(['open header WWW-Authenticate']))
 
-    const strict = await parity(['--base-url', deployment.baseUrl, '--strict'], PROVIDER_KEY)
+    const strict = await parity(['--base-url', deployment.baseUrl, '--strict', '--junit', reports.path('strict.xml')], PROVIDER_KEY)
     expect(strict.code).toBe(1)
+    expect(strict.stdout).toContain(`\nreports: JUnit ${reports.path('strict.xml')}\n`)
+    const failures = reports.read('strict.xml').match(/<failure message="header WWW-Authenticate: /g) ?? []
+    expect(failures.length).toBe(PARITY_PROBES.filter((probe) => probe.expect.status === 401).length)
   } finally {
     reports.remove()
     await deployment.close()
+  }
+})
+
+it('writes a JUnit case per probe and scenario, each timed: a contradiction fails its case, an open difference passes with a note', async () => {
+  const deployment = await startVerifiableFake({ wrap: (site) => withoutChallenge(driftOf('createPet answers 200 instead of 201')(site)) })
+  const reports = createReportDir()
+  try {
+    const run = await parity(['--base-url', deployment.baseUrl, '--junit', reports.path('parity.xml'), '--json', reports.path('parity.json')], PROVIDER_KEY)
+    expect(run.code).toBe(1)
+    const xml = reports.read('parity.xml')
+    const cases = xml.match(/<testcase [^>]*>/g) ?? []
+    expect(cases.length).toBe(checks())
+    for (const each of cases) expect(each).toMatch(/ time="\d+\.\d{3}"/)
+    expect(xml).toContain('<testsuite name="probes" ')
+    expect(xml).toContain(`<testsuite name="scenarios" tests="${PARITY_SCENARIOS.length}" failures="0"`)
+    expect(xml).toMatch(/<testcase name="create-with-status: POST \/pets" classname="animals-mock parity.probes" time="[\d.]+">\n {6}<failure message="status: the fake 201, the deployment 200 \(/)
+    // The 401 probes differ only where the spec is open: passed, with the difference as a note.
+    const open = xml.match(/<testcase name="list-no-key: [^"]*" classname="animals-mock parity.probes" time="[\d.]+">\n {6}<system-out>open: header WWW-Authenticate: the fake present, the deployment absent/g) ?? []
+    expect(open).toHaveLength(1)
+    // Both creations get 200: two probes fail, nothing else.
+    expect(xml).toMatch(/<testsuites name="animals-mock parity" tests="\d+" failures="2" errors="0">/)
+    expect(run.stdout).toContain(`\nreports: JSON ${reports.path('parity.json')}; JUnit ${reports.path('parity.xml')}\n`)
+  } finally {
+    reports.remove()
+    await deployment.close()
+  }
+})
+
+it('refuses a report path it cannot write before sending any request: exit 2, one line', async () => {
+  const reports = createReportDir()
+  try {
+    const deployment = await startVerifiableFake()
+    try {
+      const blocker = reports.path('a-file')
+      writeFileSync(blocker, '')
+      for (const flag of ['--junit', '--json']) {
+        const run = await parity(['--base-url', deployment.baseUrl, flag, join(blocker, 'parity.out')], PROVIDER_KEY)
+        expect(run.code).toBe(2)
+        expect(run.stdout).toBe('')
+        expect(run.stderr).toMatch(/^animals-mock: cannot write the report [^\n]*a-file\/parity\.out: (ENOTDIR|EEXIST)[^\n]*\n$/)
+      }
+      expect(deployment.fake.journal()).toEqual([])
+    } finally {
+      await deployment.close()
+    }
+  } finally {
+    reports.remove()
   }
 })
 

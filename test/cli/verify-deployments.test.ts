@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
@@ -97,11 +97,36 @@ it('verifies the staging stand-in green at its /v1 base, reporting every interac
 })
 
 const DRIFTS = [
-  { rule: 'createPet answers 200 instead of 201', failing: 'a request to add an animal with a status', says: 'status: expected 201 but was 200' },
-  { rule: 'listPets defaults to a limit of 10', failing: 'a request to list animals with the default limit [given animals exist]', says: '(size 10) to have minimum size of 20' },
-  { rule: 'createPet drops the status sent', failing: 'a request to add an animal with a status', says: 'body $: Actual map is missing the following keys: status' },
-  { rule: 'Error bodies lack status', failing: 'a request to add an animal without a name', says: 'body $: Actual map is missing the following keys: status' },
-  { rule: 'the key is not checked', failing: 'a request to list animals without a key', says: 'status: expected 401 but was 200' },
+  {
+    rule: 'createPet answers 200 instead of 201',
+    failing: 'a request to add an animal with a status',
+    says: 'status: expected 201 but was 200',
+    lead: 'the deployment answered 200 where the pact expects 201 (spec 4.2: "201 | Pet (includes the assigned `id`) | Animal added")',
+  },
+  {
+    rule: 'listPets defaults to a limit of 10',
+    failing: 'a request to list animals with the default limit [given animals exist]',
+    says: '(size 10) to have minimum size of 20',
+    lead: 'the deployment listed 10 animals where the pact expects at least 20 (spec 4.1: "limit | integer | no | minimum 1, maximum 100, default 20 | Maximum number of animals returned")',
+  },
+  {
+    rule: 'createPet drops the status sent',
+    failing: 'a request to add an animal with a status',
+    says: 'body $: Actual map is missing the following keys: status',
+    lead: 'the body at $ lacks status, which the pact expects (spec 2: "status | PetStatus | - | no | Availability status; no default is stated")',
+  },
+  {
+    rule: 'Error bodies lack status',
+    failing: 'a request to add an animal without a name',
+    says: 'body $: Actual map is missing the following keys: status',
+    lead: 'the body at $ lacks status, which the pact expects (spec 7: "Every error response carries the Error body (`code`, `message`, `status`); `status` repeats the HTTP status code.")',
+  },
+  {
+    rule: 'the key is not checked',
+    failing: 'a request to list animals without a key',
+    says: 'status: expected 401 but was 200',
+    lead: 'the deployment answered 200 where the pact expects 401 (spec 7: "When a request carries no valid bearer key, then the response is 401.")',
+  },
 ] as const
 
 for (const drift of DRIFTS) {
@@ -111,7 +136,12 @@ for (const drift of DRIFTS) {
       const run = await verify(['--base-url', provider.baseUrl], { ANIMALS_MOCK_VERIFY_KEY: PROVIDER_KEY })
       expect(run.code, run.stdout + run.stderr).toBe(1)
       expect(run.stderr).toBe('')
-      expect(failureBlock(run.stdout, drift.failing), run.stdout).toContain(drift.says)
+      const block = failureBlock(run.stdout, drift.failing)
+      expect(block, run.stdout).toContain(drift.says)
+      // The project's own line comes first, before Pact's detail.
+      expect(block.split('\n')[1], run.stdout).toMatch(/^ {6}→ /)
+      expect(block.split('\n')[1]).toContain(drift.lead)
+      expect(run.stdout).toMatch(/\n── summary: FAILED ──\n\d+ interactions: \d+ passed, [1-9]\d* failed; 0 problem\(s\) outside them; \d+ deprecation warning\(s\)\nslowest: .+ \d+ ms.*\nreports: none written \(--json, --junit\)\n$/)
       expect(run.stdout).not.toContain(PROVIDER_KEY)
     } finally {
       await provider.close()
@@ -136,11 +166,48 @@ it('shows expected against actual for a failure in the JSON and JUnit reports, e
     ])
     const xml = reports.read('r.xml')
     expect(xml).toContain('failures="1"')
-    expect(xml).toContain('<failure message="body $: Actual map is missing the following keys: status" type="body mismatch">')
+    expect(xml).toContain('<failure message="the body at $ lacks status, which the pact expects (spec 2: &quot;status | PetStatus | - | no | Availability status; no default is stated&quot;)" type="body mismatch">')
+    // Every case has a time, a failed one included.
+    const cases = xml.match(/<testcase [^>]*>/g) ?? []
+    expect(cases.length).toBe(committed.interactions.length)
+    for (const each of cases) expect(each).toMatch(/ time="\d+\.\d{3}"/)
+    expect(run.stdout).toContain(`\nreports: JSON ${reports.path('r.json')}; JUnit ${reports.path('r.xml')}\n`)
     expect(xml).toContain('expected: [&quot;categoryId&quot;,&quot;id&quot;,&quot;name&quot;,&quot;status&quot;]')
   } finally {
     reports.remove()
     await provider.close()
+  }
+})
+
+it('refuses a report path it cannot write before sending any request: exit 2, one line', async () => {
+  let requests = 0
+  const counting = createServer((_request, response) => {
+    requests += 1
+    response.writeHead(500).end()
+  })
+  await new Promise<void>((resolve) => counting.listen(0, '127.0.0.1', resolve))
+  const reports = createReportDir()
+  try {
+    const baseUrl = `http://127.0.0.1:${(counting.address() as AddressInfo).port}/v1`
+    const file = reports.path('a-file')
+    writeFileSync(file, '')
+    for (const flag of ['--junit', '--json']) {
+      const run = await verify(['--base-url', baseUrl, flag, join(file, 'report.out')])
+      expect(run.code).toBe(2)
+      expect(run.stdout).toBe('')
+      expect(run.stderr).toMatch(new RegExp(`^animals-mock: cannot write the report ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/report\.out: (ENOTDIR|EEXIST)[^\n]*\n$`))
+    }
+    // A folder where the file should be is refused too.
+    expect((await verify(['--base-url', baseUrl, '--json', reports.path('')])).code).toBe(2)
+    expect(requests).toBe(0)
+    // A report that can be written is checked and left as it was: not made when the run then stops.
+    const refused = await verify(['--base-url', `http://127.0.0.1:${await closedPort()}/v1`, '--json', reports.path('new/r.json')])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toMatch(/^animals-mock: cannot reach /)
+    expect(existsSync(reports.path('new/r.json'))).toBe(false)
+  } finally {
+    reports.remove()
+    await new Promise((resolve) => counting.close(resolve))
   }
 })
 
@@ -309,7 +376,7 @@ it("prints Pact's own report on stderr with --verbose, and only then", async () 
     const verbose = await verify([...args, '--verbose'])
     expect(verbose.code).toBe(1)
     expect(verbose.stdout).toContain(`animals-mock verify: 1 interactions of ${dir.path('one-off.json')} against ${staging.baseUrl}\n`)
-    expect(verbose.stdout).toContain('FAIL  a list without a key\n        status: expected 200 but was 401\n')
+    expect(verbose.stdout).toContain('FAIL  a list without a key\n      → the deployment answered 401 where the pact expects 200\n        status: expected 200 but was 401\n')
     expect(verbose.stderr).toContain('Verifying a pact between')
     const quiet = await verify(args)
     expect(quiet.code).toBe(1)
@@ -412,7 +479,7 @@ it('exits 1 when an interaction the pact marks pending fails: pending or not, ev
     writeFileSync(dir.path('pending.json'), JSON.stringify(pact))
     const run = await verify(['--base-url', staging.baseUrl, '--pact', dir.path('pending.json'), '--json', dir.path('r.json')])
     expect(run.code, run.stdout + run.stderr).toBe(1)
-    expect(run.stdout).toContain('FAIL  a pending list without a key\n        status: expected 200 but was 401\n')
+    expect(run.stdout).toContain('FAIL  a pending list without a key\n      → the deployment answered 401 where the pact expects 200\n        status: expected 200 but was 401\n')
     expect(run.stdout).toContain('1 interactions: 0 passed, 1 failed')
     expect((JSON.parse(dir.read('r.json')) as { passed: boolean }).passed).toBe(false)
   } finally {

@@ -118,6 +118,33 @@ it('pages the animals from 0 by 20 by default, with bounds on offset and limit, 
   await expectRefusals(api, '/animals', refusals)
 })
 
+it('pages from the first animal at or above an id, and finds animals by a part of their name, ignoring case', async () => {
+  const many = [1, 2, 5, 9, 9007199254740993n].map((id, i) => ({ id, name: ['Bella', 'Milo', 'bellatrix', 'Rex "the" Dog', 'Big'][i] ?? '', categoryId: 1, status: i % 2 === 0 ? ('available' as const) : ('sold' as const) }))
+  const api = createControl({ fake: createTestFake({ pets: many }) })
+  const page = async (search: string) => (await ask(api, { path: '/animals', search })).body as { total: number; offset: number; animals: { id: number | string; name: string }[]; scanned?: number; complete?: boolean }
+  // from: the first id at or above, exactly at one, past the last; within a status too.
+  expect(await page('from=5&limit=2')).toMatchObject({ total: 5, offset: 2, animals: [{ name: 'bellatrix' }, { name: 'Rex "the" Dog' }] })
+  expect((await page('from=3&limit=1')).offset).toBe(2)
+  expect((await page('from=1')).offset).toBe(0)
+  expect((await page('from=9007199254740993')).offset).toBe(4)
+  expect(await page('from=9007199254740994')).toMatchObject({ offset: 5, animals: [] })
+  expect(await page('from=9&status=sold')).toMatchObject({ total: 2, offset: 1, animals: [{ name: 'Rex "the" Dog' }] })
+  // name: a part, any case, with JSON-escaped characters; paged among the matches; all read.
+  expect(await page('name=BELLA')).toMatchObject({ total: 2, offset: 0, scanned: 5, complete: true, animals: [{ name: 'Bella' }, { name: 'bellatrix' }] })
+  expect(await page('name=bella&offset=1&limit=1')).toMatchObject({ total: 2, offset: 1, animals: [{ name: 'bellatrix' }] })
+  expect(await page(`name=${encodeURIComponent('"the"')}`)).toMatchObject({ total: 1, animals: [{ name: 'Rex "the" Dog' }] })
+  expect(await page('name=bella&status=sold')).toMatchObject({ total: 0, animals: [] })
+  // The text must be in the name, not elsewhere in the animal.
+  expect(await page('name=categoryId')).toMatchObject({ total: 0, animals: [] })
+  await expectRefusals(api, '/animals', [
+    ['from=x', "Parameter 'from' must be an animal id, a whole number."],
+    ['from=1&name=a', "Give 'from' or 'name', not both."],
+    ['name=', "Parameter 'name' must be 1 to 100 characters."],
+    [`name=${'a'.repeat(101)}`, "Parameter 'name' must be 1 to 100 characters."],
+  ])
+  expect(await page(`name=${'a'.repeat(100)}`)).toMatchObject({ total: 0 })
+})
+
 it('filters the journal by method, path, status, tenant, since and limit, and refuses anything else', async () => {
   const fake = createTestFake({ pets })
   const api = createControl({ fake })

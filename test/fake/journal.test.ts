@@ -23,7 +23,7 @@ it('shows each request exactly as it came, however its paths, headers and bodies
     const body = i % 2 === 0 ? undefined : new TextEncoder().encode(`{"name":"Pet ${n}"}`)
     const each = request(`/pets/${n}`, headers, body)
     sent.push(each)
-    journal.record({ request: each, receivedAt: 0, tenant: null, status: 200, forced: false, delayMs: 0 })
+    journal.record({ request: each, receivedAt: 0, tenant: null, status: 200, forced: false, outcome: 'answered', delayMs: 0 })
   }
   const entries = journal.entries()
   expect(entries).toHaveLength(60)
@@ -42,7 +42,7 @@ it('keeps its own copy of a body, cut at BODY_LIMIT, whatever the transport does
   // Node hands bodies over as Buffers, whose slice() shares memory instead of copying.
   const short = Buffer.from('{"name":"Rex"}')
   for (const body of [bytes, short, short]) {
-    journal.record({ request: request('/pets', {}, body), receivedAt: 0, tenant: null, status: 201, forced: false, delayMs: 0 })
+    journal.record({ request: request('/pets', {}, body), receivedAt: 0, tenant: null, status: 201, forced: false, outcome: 'answered', delayMs: 0 })
   }
   bytes.fill(0)
   short.fill(0)
@@ -58,7 +58,7 @@ it('tells apart values that look alike: a body that begins another, bodies of on
   const headers = [{ accept: 'a', 'x-client': 'b' }, { accept: 'c', 'x-client': 'd' }, { accept: 'a', 'x-client': 'b' }, { accept: 'c' }, {}]
   bodies.forEach((body, i) => {
     const each = request('/pets', headers[i] as Fields, new TextEncoder().encode(body))
-    journal.record({ request: each, receivedAt: 0, tenant: null, status: 201, forced: false, delayMs: 0 })
+    journal.record({ request: each, receivedAt: 0, tenant: null, status: 201, forced: false, outcome: 'answered', delayMs: 0 })
   })
   const entries = journal.entries()
   expect(entries.map((entry) => entry.body)).toEqual(bodies)
@@ -86,6 +86,51 @@ it('redacts credentials by header name, keeping the scheme of Authorization and 
       { 'x-auth-token': '[redacted]', cookie: '[redacted]' },
     ],
   ]
-  for (const [headers] of sent) journal.record({ request: request('/pets', headers), receivedAt: 0, tenant: null, status: 200, forced: false, delayMs: 0 })
+  for (const [headers] of sent) journal.record({ request: request('/pets', headers), receivedAt: 0, tenant: null, status: 200, forced: false, outcome: 'answered', delayMs: 0 })
   expect(journal.entries().map((entry) => entry.headers)).toEqual(sent.map(([, shown]) => shown))
+})
+
+it('shows the answer the client was given: its headers and its body, the body cut at BODY_LIMIT characters, a dropped one with none', () => {
+  const journal = createJournal(10)
+  const long = `[${'"é",'.repeat(BODY_LIMIT)}"end"]`
+  const record = (status: number | null, response?: { status: number; headers: Fields; body?: string }) =>
+    journal.record({ request: request('/pets', {}), receivedAt: 0, tenant: null, status, forced: false, outcome: 'answered', delayMs: 0, ...(response === undefined ? {} : { response }) })
+  record(200, { status: 200, headers: { 'content-type': 'application/json' }, body: '[{"id":1}]' })
+  record(200, { status: 200, headers: {}, body: long })
+  record(204, { status: 204, headers: { 'x-one': '1' } })
+  record(null)
+  const [short, cut, empty, dropped] = journal.entries()
+  expect(short?.response).toEqual({ headers: { 'content-type': 'application/json' }, body: '[{"id":1}]' })
+  expect(cut?.response?.body).toBe(long.slice(0, BODY_LIMIT))
+  expect(empty?.response).toEqual({ headers: { 'x-one': '1' } })
+  expect(dropped?.response).toBeUndefined()
+})
+
+it('keeps a credential out of the answer shown: by header name as in the request, and the request\'s own credentials wherever the answer echoes them', () => {
+  const journal = createJournal(10)
+  const sent = request('/pets', { authorization: 'Bearer sekrit-key-123', cookie: 'session=COOKIESECRET' })
+  const body = '{"name":"Bearer sekrit-key-123","note":"session=COOKIESECRET"}'
+  journal.record({
+    request: { ...sent, search: 'api_key=QUERYSECRET1' },
+    receivedAt: 0,
+    tenant: null,
+    status: 200,
+    forced: false,
+    outcome: 'answered',
+    delayMs: 0,
+    response: { status: 200, headers: { 'set-cookie': 'session=x', 'x-echo': 'QUERYSECRET1' }, body },
+  })
+  const [entry] = journal.entries()
+  expect(entry?.response).toEqual({
+    headers: { 'set-cookie': '[redacted]', 'x-echo': '[redacted]' },
+    body: '{"name":"[redacted]","note":"[redacted]"}',
+  })
+})
+
+it('says who chose each answer', () => {
+  const journal = createJournal(10)
+  for (const outcome of ['answered', 'prefer', 'forced', 'delayed', 'dropped'] as const) {
+    journal.record({ request: request('/pets', {}), receivedAt: 0, tenant: null, status: outcome === 'dropped' ? null : 200, forced: outcome !== 'answered', outcome, delayMs: 0 })
+  }
+  expect(journal.entries().map((entry) => [entry.outcome, entry.forced])).toEqual([['answered', false], ['prefer', true], ['forced', true], ['delayed', true], ['dropped', true]])
 })

@@ -34,14 +34,16 @@ it('prints one line per interaction and, under a failure, each mismatch with exp
   const lines = text.split('\n')
   expect(lines[0]).toBe('PASS  a request to add an animal')
   expect(lines[1]).toBe('FAIL  a request to <get> "one" & more [given an animal exists]')
-  expect(lines[2]).toBe('        status: expected 200 but was 404')
-  expect(lines.slice(3, 6)).toEqual([
+  // The project's own line first: what the deployment answered against what the pact expects.
+  expect(lines[2]).toBe('      → the deployment answered 404 where the pact expects 200')
+  expect(lines[3]).toBe('        status: expected 200 but was 404')
+  expect(lines.slice(4, 7)).toEqual([
     "        header Sunset: Expected a header 'Sunset' but was missing",
     '          expected: "Thu, 05 Dec 2030 00:00:00 GMT"',
     '          actual:   (none)',
   ])
   // A long message keeps its end, where Pact says what was wrong.
-  expect(lines[6]).toMatch(/^ {8}body \$: Expected x+ … x+ \(size 10\) to have minimum size of 20.$/)
+  expect(lines[7]).toMatch(/^ {8}body \$: Expected x+ … x+ \(size 10\) to have minimum size of 20.$/)
   expect(text.endsWith('2 interactions: 1 passed, 1 failed\n')).toBe(true)
 })
 
@@ -58,7 +60,9 @@ it('writes JUnit XML with a test case per interaction and a failure holding ever
   expect(xml).toContain(
     '<testcase name="a request to &lt;get&gt; &quot;one&quot; &amp; more" classname="web.animals-service" time="1.500">',
   )
-  expect(xml).toContain('<failure message="status: expected 200 but was 404" type="status mismatch">status: expected 200 but was 404\nheader Sunset:')
+  expect(xml).toContain(
+    '<failure message="the deployment answered 404 where the pact expects 200" type="status mismatch">the deployment answered 404 where the pact expects 200\nstatus: expected 200 but was 404\nheader Sunset:',
+  )
   // Nothing unescaped can open a tag inside the document's text.
   const texts = xml.replace('<?xml version="1.0" encoding="UTF-8"?>', '').replace(/<\/?[a-z]+(?: [a-z]+="[^"<>]*")*\/?>/g, '')
   expect(texts).not.toMatch(/[<>]/)
@@ -133,6 +137,7 @@ it('prints a status, state or error mismatch as its message alone, and a failure
   ])
   expect(formatVerificationText(report).split('\n')).toEqual([
     'FAIL  a',
+    '      → the deployment answered 200 where the pact expects 201 (spec 4.2: "201 | Pet (includes the assigned `id`) | Animal added")',
     '        state: provider state "an animal exists" could not be set up: 401 unauthorized',
     '        error: no answer from https://s.example/v1/pets',
     '        status: expected 201 but was 200',
@@ -149,7 +154,7 @@ it('prints a status, state or error mismatch as its message alone, and a failure
 })
 
 it('shows a value of up to 300 characters whole, and a longer one by its start and its end', () => {
-  const line = (message: string) => formatVerificationText(reportOf([outcome({ description: 'a', passed: false, mismatches: [{ kind: 'body', message }] })])).split('\n')[1]
+  const line = (message: string) => formatVerificationText(reportOf([outcome({ description: 'a', passed: false, mismatches: [{ kind: 'body', message }] })])).split('\n')[2]
   const exactly = `${'a'.repeat(150)}${'b'.repeat(150)}`
   expect(line(exactly)).toBe(`        body: ${exactly}`)
   expect(line(`  ${exactly}\n`)).toBe(`        body: ${exactly}`)
@@ -189,7 +194,15 @@ it('writes every field of the JSON report, colours removed, missing values as nu
     passed: false,
     summary: { interactions: 2, passed: 1, failed: 1 },
     interactions: [
-      { consumer: 'web', description: 'a', providerStates: [], result: 'failed', durationMs: 12, mismatches: [{ kind: 'body', key: '$', message: 'differs', expected: '1', actual: '2' }] },
+      {
+        consumer: 'web',
+        description: 'a',
+        providerStates: [],
+        result: 'failed',
+        lead: 'the body differs at $: the deployment sent 2 where the pact expects 1',
+        durationMs: 12,
+        mismatches: [{ kind: 'body', key: '$', message: 'differs', expected: '1', actual: '2' }],
+      },
       { consumer: null, description: 'b', providerStates: ['animals exist'], result: 'passed', durationMs: null, mismatches: [] },
     ],
     problems: ['Failed to load'],
@@ -217,13 +230,16 @@ it('writes a JUnit suite per consumer, a deprecation warning as the system-out o
       '    <testcase name="get" classname="web.animals-service" time="0.250">',
       '      <system-out>WARNING: &quot;get&quot; calls GET /pets/{petId}</system-out>',
       '    </testcase>',
-      '    <testcase name="add" classname="web.animals-service">',
-      '      <failure message="header Location: missing" type="header mismatch">header Location: missing\nexpected: /pets/1\nstatus: expected 201 but was 200</failure>',
+      '    <testcase name="add" classname="web.animals-service" time="0.000">',
+      '      <failure message="the deployment answered 200 where the pact expects 201 (spec 4.2: &quot;201 | Pet (includes the assigned `id`) | Animal added&quot;)" type="status mismatch">' +
+        'the deployment answered 200 where the pact expects 201 (spec 4.2: &quot;201 | Pet (includes the assigned `id`) | Animal added&quot;)\n' +
+        'header Location: missing\nexpected: /pets/1\nstatus: expected 201 but was 200</failure>',
       '    </testcase>',
       '  </testsuite>',
       '  <testsuite name="mobile - animals-service" tests="1" failures="1" errors="0" time="0.000">',
-      '    <testcase name="get" classname="mobile.animals-service">',
-      '      <failure message="failed" type="mismatch"></failure>',
+      // Pact gave no duration: 0, never a case without a time.
+      '    <testcase name="get" classname="mobile.animals-service" time="0.000">',
+      '      <failure message="the verifier failed it without saying why" type="mismatch">the verifier failed it without saying why</failure>',
       '    </testcase>',
       '  </testsuite>',
       '  <testsuite name="pacts - animals-service" tests="1" failures="0" errors="0" time="1.000">',
