@@ -114,6 +114,15 @@ export function createJournal(capacity = 1000): Journal {
   const searches = createRecentValues<string>(sameValue)
   const headerSets = createRecentValues<Fields>(sameFields)
   const bodies = createRecentValues<Uint8Array>(sameBytes)
+  // Interned header sets repeat, so a reader builds one scrubber per set and query, not per entry.
+  const scrubbers = new WeakMap<Fields, Map<string, Scrubber>>()
+  const scrubberOf = (entry: Stored): Scrubber => {
+    const byQuery = scrubbers.get(entry.headers) ?? new Map<string, Scrubber>()
+    scrubbers.set(entry.headers, byQuery)
+    const found = byQuery.get(entry.search) ?? createScrubber(credentialsOf({ headers: entry.headers, search: entry.search }))
+    byQuery.set(entry.search, found)
+    return found
+  }
   return {
     capacity,
     record({ request, receivedAt, tenant, status, forced, outcome, delayMs, response }) {
@@ -146,7 +155,7 @@ export function createJournal(capacity = 1000): Journal {
     entries(filter = {}) {
       const matching = chronological().filter((entry) => matches(entry, filter))
       const limited = filter.limit === undefined ? matching : matching.slice(-filter.limit)
-      return limited.map((entry) => toEntry(entry, decoder))
+      return limited.map((entry) => toEntry(entry, decoder, scrubberOf))
     },
     clear(tenant) {
       ring = tenant === undefined ? [] : chronological().filter((entry) => entry.tenant !== tenant)
@@ -240,7 +249,7 @@ function shownHeaders(fields: Fields, scrub: Scrubber): Fields {
   return headers
 }
 
-function toEntry(entry: Stored, decoder: TextDecoder): JournalEntry {
+function toEntry(entry: Stored, decoder: TextDecoder, scrubberOf: (entry: Stored) => Scrubber): JournalEntry {
   const headers = shownHeaders(entry.headers, (value) => value)
   const shown: JournalEntry = {
     seq: entry.seq,
@@ -258,7 +267,7 @@ function toEntry(entry: Stored, decoder: TextDecoder): JournalEntry {
   const withBody = entry.body === undefined ? shown : { ...shown, body: decoder.decode(entry.body) }
   if (entry.responseHeaders === undefined) return withBody
   // An answer may echo what the request carried: the request's credentials are scrubbed from it.
-  const scrub = createScrubber(credentialsOf({ headers: entry.headers, search: entry.search }))
+  const scrub = scrubberOf(entry)
   const text = typeof entry.responseBody === 'string' ? entry.responseBody : entry.responseBody === undefined ? undefined : decoder.decode(entry.responseBody)
   const response: JournalResponse = { headers: shownHeaders(entry.responseHeaders, scrub), ...(text === undefined ? {} : { body: scrub(text) }) }
   return { ...withBody, response }
