@@ -25,6 +25,8 @@ export function createJournalPanel(client: ControlClient, scope: { readonly isol
   const status = byTestId('journal-status', HTMLInputElement)
   const path = byTestId('journal-path', HTMLInputElement)
   let since = 0
+  // Counts restarts: a read that began before one must not add the rows of the old filter.
+  let generation = 0
 
   // A changed filter reads the journal again from its start, through the filter.
   for (const input of [method, status, path]) input.addEventListener('change', () => restart())
@@ -44,6 +46,7 @@ export function createJournalPanel(client: ControlClient, scope: { readonly isol
   }
 
   function restart(): void {
+    generation += 1
     since = 0
     rows.replaceChildren()
     detail.hidden = true
@@ -53,9 +56,10 @@ export function createJournalPanel(client: ControlClient, scope: { readonly isol
   return {
     async poll() {
       table.classList.toggle('one-store', !scope.isolated)
+      const started = generation
       const entries = await client.journal(query())
       const last = entries.at(-1)
-      if (last === undefined) return
+      if (last === undefined || started !== generation) return
       since = last.seq
       rows.prepend(...entries.toReversed().map((entry) => toRow(entry, detail)))
       while (rows.rows.length > MAX_ROWS) rows.lastElementChild?.remove()
