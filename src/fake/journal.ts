@@ -75,6 +75,14 @@ export type Journal = {
 /** Bodies are kept up to this many bytes (a request's) or characters (an answer's): enough to see what was sent. */
 export const BODY_LIMIT = 4096
 
+/**
+ * The characters of answers the journal holds by reference, every entry together. An answer is
+ * usually a string the fake keeps anyway (a cached list, a stored animal), so holding it costs
+ * nothing and cutting a copy would cost more than answering; past this total, long answers are
+ * cut into copies, so a thousand long answers cannot hold much memory.
+ */
+export const SHARED_ANSWER_CHARS = 16 * 1024 * 1024
+
 
 // What is kept per request: references and primitives only, in one fixed shape, so that recording
 // costs next to nothing on the hot path; everything shown is derived when entries are read.
@@ -93,8 +101,10 @@ type Stored = {
   readonly headers: Fields
   readonly body: Uint8Array | undefined
   readonly responseHeaders: Fields | undefined
-  /** The answer's text when short, else its first `BODY_LIMIT` characters' bytes (a copy: a slice keeps the whole). */
+  /** The answer's text (cut when read), or its first `BODY_LIMIT` characters' bytes (a copy: a slice keeps the whole). */
   readonly responseBody: string | Uint8Array | undefined
+  /** How many characters of another's string this entry holds: counted in `SHARED_ANSWER_CHARS`. */
+  readonly sharedChars: number
 }
 
 /**
@@ -114,6 +124,7 @@ export function createJournal(capacity = 1000): Journal {
   const searches = createRecentValues<string>(sameValue)
   const headerSets = createRecentValues<Fields>(sameFields)
   const bodies = createRecentValues<Uint8Array>(sameBytes)
+  let sharedChars = 0
   // Interned header sets repeat, so a reader builds one scrubber per set and query, not per entry.
   const scrubbers = new WeakMap<Fields, Map<string, Scrubber>>()
   const scrubberOf = (entry: Stored): Scrubber => {
@@ -128,6 +139,8 @@ export function createJournal(capacity = 1000): Journal {
     record({ request, receivedAt, tenant, status, forced, outcome, delayMs, response }) {
       seq += 1
       const { body } = request
+      const answer = response?.body
+      const shared = answer !== undefined && (answer.length <= BODY_LIMIT || sharedChars + answer.length <= SHARED_ANSWER_CHARS)
       const stored: Stored = {
         seq,
         receivedAt,
@@ -143,11 +156,14 @@ export function createJournal(capacity = 1000): Journal {
         headers: headerSets.intern(request.headers),
         body: body === undefined ? undefined : bodies.intern(body.subarray(0, BODY_LIMIT), copyBytes),
         responseHeaders: response?.headers,
-        responseBody: keptAnswer(response?.body),
+        responseBody: shared ? answer : copiedStart(answer),
+        sharedChars: shared ? answer.length : 0,
       }
+      sharedChars += stored.sharedChars
       // Filling up, entries are pushed in order; once full, `next` is the oldest, overwritten next.
       if (ring.length < capacity) ring.push(stored)
       else {
+        sharedChars -= ring[next]?.sharedChars ?? 0
         ring[next] = stored
         next = (next + 1) % capacity
       }
@@ -160,6 +176,7 @@ export function createJournal(capacity = 1000): Journal {
     clear(tenant) {
       ring = tenant === undefined ? [] : chronological().filter((entry) => entry.tenant !== tenant)
       next = 0
+      sharedChars = ring.reduce((total, entry) => total + entry.sharedChars, 0)
     },
   }
 
@@ -234,10 +251,9 @@ function matches(entry: Stored, filter: JournalFilter): boolean {
   return true
 }
 
-// Most answers are short and kept as the string the reply already holds; a long one is cut into a
-// copy of its first characters' bytes, since a slice of a string keeps the whole string alive.
-function keptAnswer(body: string | undefined): string | Uint8Array | undefined {
-  if (body === undefined || body.length <= BODY_LIMIT) return body
+// A copy of the first characters' bytes: a slice of a string would keep the whole string alive.
+function copiedStart(body: string | undefined): Uint8Array | undefined {
+  if (body === undefined) return undefined
   const bytes = new Uint8Array(BODY_LIMIT * 3)
   const { written } = new TextEncoder().encodeInto(body.slice(0, BODY_LIMIT), bytes)
   return bytes.slice(0, written)
@@ -268,7 +284,7 @@ function toEntry(entry: Stored, decoder: TextDecoder, scrubberOf: (entry: Stored
   if (entry.responseHeaders === undefined) return withBody
   // An answer may echo what the request carried: the request's credentials are scrubbed from it.
   const scrub = scrubberOf(entry)
-  const text = typeof entry.responseBody === 'string' ? entry.responseBody : entry.responseBody === undefined ? undefined : decoder.decode(entry.responseBody)
+  const text = typeof entry.responseBody === 'string' ? entry.responseBody.slice(0, BODY_LIMIT) : entry.responseBody === undefined ? undefined : decoder.decode(entry.responseBody)
   const response: JournalResponse = { headers: shownHeaders(entry.responseHeaders, scrub), ...(text === undefined ? {} : { body: scrub(text) }) }
   return { ...withBody, response }
 }

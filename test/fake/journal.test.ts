@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest'
 import type { Fields, PlainRequest } from '../../src/service/http.js'
-import { BODY_LIMIT, createJournal } from '../../src/fake/journal.js'
+import { execFileSync } from 'node:child_process'
+import { BODY_LIMIT, createJournal, SHARED_ANSWER_CHARS } from '../../src/fake/journal.js'
 
 const request = (path: string, headers: Fields, body?: Uint8Array): PlainRequest => ({
   method: body === undefined ? 'GET' : 'POST',
@@ -133,4 +134,25 @@ it('says who chose each answer', () => {
     journal.record({ request: request('/pets', {}), receivedAt: 0, tenant: null, status: outcome === 'dropped' ? null : 200, forced: outcome !== 'answered', outcome, delayMs: 0 })
   }
   expect(journal.entries().map((entry) => [entry.outcome, entry.forced])).toEqual([['answered', false], ['prefer', true], ['forced', true], ['delayed', true], ['dropped', true]])
+})
+
+it('holds at most SHARED_ANSWER_CHARS of answers by reference: a thousand answers of 1 Mi characters leave the heap small', () => {
+  // In a child with --expose-gc, so that what is measured is what the journal keeps alive.
+  const script = `
+    import { createJournal, BODY_LIMIT } from ${JSON.stringify(new URL('../../dist/fake/journal.js', import.meta.url).href)}
+    const journal = createJournal(1000)
+    const request = { method: 'GET', path: '/pets', basePath: '/v1', search: '', headers: {} }
+    for (let i = 0; i < 1000; i++) {
+      const body = String(i).padStart(8, '0') + 'x'.repeat(1024 * 1024)
+      journal.record({ request, receivedAt: 0, tenant: null, status: 200, forced: false, outcome: 'answered', delayMs: 0, response: { status: 200, headers: {}, body } })
+    }
+    globalThis.gc()
+    const shown = journal.entries().map((entry) => entry.response.body)
+    const whole = shown.every((body, i) => body.length === BODY_LIMIT && body.startsWith(String(i).padStart(8, '0')))
+    console.log(JSON.stringify({ heapMiB: Math.round(process.memoryUsage().heapUsed / 2 ** 20), whole }))
+  `
+  const measured = JSON.parse(execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { encoding: 'utf8' })) as { heapMiB: number; whole: boolean }
+  expect(measured.whole).toBe(true)
+  // 16 Mi characters held by reference (one-byte strings here), the rest as 4 KiB copies: about 30 MiB.
+  expect(measured.heapMiB).toBeLessThan(SHARED_ANSWER_CHARS / 2 ** 20 + 40)
 })
