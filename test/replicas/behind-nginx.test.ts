@@ -286,5 +286,11 @@ describe.skipIf(!hasNginx)('replicas of serve --isolate behind nginx, as docs/de
         }
       }
     }
+    // The fake's own 503 passes through as the fake sent it: only nginx's own errors are replaced.
+    const [kept = ''] = TEAMS.filter((key) => !lost.teams.includes(key))
+    await team(loud.url, kept).control('/forced', 'POST', { method: 'GET', path: '/pets', status: 503, code: 'down_for_test', times: 1 })
+    const forced = await team(loud.url, kept).api('/pets')
+    expect(forced.status).toBe(503)
+    expect(await forced.json()).toMatchObject({ code: 'down_for_test', status: 503 })
   })
 })
