@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest'
-import { describeCounts, describeLatency, describePage, describeRule, shownHeader, statusClass } from '../../src/dashboard/format.js'
+import type { JournalEntry } from '../../src/dashboard/control-client.js'
+import { describeCategory, describeCounts, describeExchange, describeLatency, describeOutcome, describePage, describeRule, describeSearch, shownHeader, statusClass } from '../../src/dashboard/format.js'
 
 it('hides credential headers whatever they hold, keeping only the scheme', () => {
   expect(shownHeader('authorization', 'Bearer [redacted]')).toBe('Bearer [redacted]')
@@ -22,4 +23,48 @@ it('describes forced rules, latency, counts and pages in words', () => {
   expect(describePage(20, 11, 31)).toBe('21–31 of 31')
   expect(describePage(0, 0, 0)).toBe('none')
   expect([201, 404, 503, null].map(statusClass)).toEqual(['s2', 's4', 's5', 'sdrop'])
+})
+
+it('says who chose each answer in the status column', () => {
+  const entry = (outcome: JournalEntry['outcome'], status: number | null = 503) => ({ status, outcome, delayMs: 30 })
+  expect(describeOutcome(entry('answered', 200))).toBe('200')
+  expect(describeOutcome(entry('prefer'))).toBe('503 · Prefer')
+  expect(describeOutcome(entry('forced'))).toBe('503 · forced')
+  expect(describeOutcome(entry('delayed', 404))).toBe('404 · delayed 30 ms by a rule')
+  expect(describeOutcome(entry('dropped', null))).toBe('dropped by a rule')
+})
+
+it('shows a request and its answer, or that the connection was dropped', () => {
+  const entry: JournalEntry = {
+    seq: 1,
+    time: '2026-01-01T00:00:00.000Z',
+    tenant: null,
+    method: 'POST',
+    path: '/v1/pets',
+    query: 'x=1',
+    status: 201,
+    forced: false,
+    outcome: 'answered',
+    delayMs: 0,
+    headers: { authorization: 'Bearer [redacted]', 'content-type': 'application/json' },
+    body: '{"name":"Rex"}',
+    response: { headers: { location: '/v1/pets/31' }, body: '{"id":31}' },
+  }
+  expect(describeExchange(entry)).toBe(
+    'POST /v1/pets?x=1\nauthorization: Bearer [redacted]\ncontent-type: application/json\n\n{"name":"Rex"}\n\n── answer ──\n201\nlocation: /v1/pets/31\n\n{"id":31}',
+  )
+  const { body: _body, response: _response, ...bare } = entry
+  expect(describeExchange({ ...bare, query: '', status: null, outcome: 'dropped', headers: {} })).toBe('POST /v1/pets\n\n── answer ──\nNo answer: the connection was dropped.')
+  expect(describeExchange({ ...bare, query: '', headers: {}, response: { headers: {} } })).toBe('POST /v1/pets\n\n── answer ──\n201')
+})
+
+it('names a category beside its number where the fake has a name for it', () => {
+  expect(describeCategory(2, { 2: 'Cats' })).toBe('2 · Cats')
+  expect(describeCategory(9, { 2: 'Cats' })).toBe('9')
+})
+
+it('says how many animals a search found, and when only part of the store was read', () => {
+  expect(describeSearch('bel', { total: 3, complete: true, scanned: 10 })).toBe('3 animals named like "bel"')
+  expect(describeSearch('bel', { total: 1 })).toBe('1 animal named like "bel"')
+  expect(describeSearch('bel', { total: 0, complete: false, scanned: 200000 })).toBe('0 animals named like "bel" among the first 200000 (the rest were not searched)')
 })

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest'
 import type { Finding, Observed, ProbeOutcome } from '../../src/parity/compare.js'
 import { PARITY_PROBES, type Probe } from '../../src/parity/probes.js'
-import { formatParityText, parityPassed, summariseParity, toParityJson } from '../../src/parity/report.js'
+import { formatParityText, parityPassed, slowestParity, summariseParity, toParityJson, toParityJUnit } from '../../src/parity/report.js'
 import type { ParityReport } from '../../src/parity/run.js'
 import { PARITY_SCENARIOS, type ScenarioOutcome } from '../../src/parity/scenario-run.js'
 
@@ -112,4 +112,35 @@ it('writes the run, the tally, each probe and scenario with both answers, and ev
     probes: [{ id: 'list-limit-0', specStatus: null, fake: 'no answer: refused', deployment: 400 }],
     scenarios: [{ id: 'refused-create-stores-nothing', fake: 'no answer: refused', deployment: 'none of the refused animals stored' }],
   })
+})
+
+it('writes a JUnit case per probe and scenario, timed in seconds; a contradiction or no answer fails, an open difference passes with a note unless strict', () => {
+  const timed: ParityReport = {
+    outcomes: OUTCOMES.map((each, i) => ({ ...each, deploymentMs: [1500, 20, 7][i] ?? 0 })),
+    scenarios: SCENARIOS.map((each, i) => ({ ...each, deploymentMs: [300, 40][i] ?? 0 })),
+    findings: [contradiction, open, silent, stored],
+  }
+  const lenient = toParityJUnit(timed, false)
+  expect(lenient).toContain('<testsuites name="animals-mock parity" tests="5" failures="3" errors="0">')
+  expect(lenient).toContain('<testcase name="create-with-status: POST /pets" classname="animals-mock parity.probes" time="1.500">')
+  expect(lenient).toContain('<failure message="status: the fake 201, the deployment 200 (200 instead of 201;')
+  expect(lenient).toContain('type="contradiction"')
+  expect(lenient).toContain(
+    '<testcase name="list-no-key: GET /pets (no key)" classname="animals-mock parity.probes" time="0.020">\n      <system-out>open: header WWW-Authenticate: the fake present, the deployment absent (the spec does not name WWW-Authenticate)</system-out>',
+  )
+  expect(lenient).toContain('type="no-answer"')
+  expect(lenient).toMatch(/<testcase name="refused-create-stores-nothing: [^"]*" classname="animals-mock parity.scenarios" time="0.300">\n {6}<failure/)
+  expect(lenient).toMatch(/<testcase name="[^"]*" classname="animals-mock parity.scenarios" time="0.040"\/>/)
+  // A case with a contradiction and an open difference fails, and keeps the open one as a note.
+  expect(toParityJUnit({ ...timed, findings: [contradiction, { ...open, probe: 'create-with-status' }] }, false)).toMatch(
+    /<failure message="status: the fake 201[^\n]*\n {6}<system-out>open: header WWW-Authenticate: /,
+  )
+  const strict = toParityJUnit(timed, true)
+  expect(strict).toContain('failures="4"')
+  expect(strict).not.toContain('<system-out>')
+  expect(strict).toContain('type="open"')
+  // Untimed outcomes count as 0 s.
+  expect(toParityJUnit(report([]), false)).toContain('time="0.000"/>')
+  expect(slowestParity(timed)).toEqual([{ id: 'create-with-status', ms: 1500 }, { id: 'refused-create-stores-nothing', ms: 300 }, { id: parallel.id, ms: 40 }])
+  expect(slowestParity(report([]), 2)).toEqual([{ id: 'create-with-status', ms: 0 }, { id: 'list-no-key', ms: 0 }])
 })

@@ -45,3 +45,18 @@ it('says what a header, a provider state or another part did, and when the verif
   expect(lead({ kind: 'query', key: 'limit', message: 'Expected "3" but was "4"' })).toBe('the query differs: Expected "3" but was "4"')
   expect(lead()).toBe('the verifier failed it without saying why')
 })
+
+it('shows a value of exactly 80 characters whole, and says "?" or "$" where Pact gave no status or path', () => {
+  expect(lead({ kind: 'body', key: '$.name', message: 'x', expected: 'a'.repeat(80), actual: 'b' })).toContain(`expects ${'a'.repeat(80)} (spec`)
+  expect(lead({ kind: 'status', message: 'the status differed' })).toBe('the deployment answered ? where the pact expects ?')
+  expect(lead({ kind: 'body', message: 'Actual map is missing the following keys: name' })).toBe(
+    `the body at $ lacks name, which the pact expects (spec 2: "name | string | - | yes | The animal's name")`,
+  )
+  expect(lead({ kind: 'body', message: 'differs', actual: '1' })).toBe('the body differs at $: the deployment sent 1 where the pact expects another value')
+  expect(lead({ kind: 'header', message: 'x' })).toBe('the header  differs: the deployment sent none where the pact expects another value')
+  // Only a whole number (or an object with a code) is the Error body's status.
+  expect(lead({ kind: 'body', key: '$.status', message: 'x', expected: '"404x"' })).toContain('(spec 2: "status | PetStatus')
+  expect(lead({ kind: 'body', key: '$.status', message: 'x', expected: 'x404' })).toContain('(spec 2: "status | PetStatus')
+  expect(lead({ kind: 'body', key: '$.status', message: 'x' })).toContain('(spec 2: "status | PetStatus')
+  expect(lead({ kind: 'header', key: 'Location', message: 'x', expected: '/pets/1' })).not.toContain('spec')
+})
