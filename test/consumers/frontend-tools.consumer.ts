@@ -20,24 +20,36 @@ beforeAll(() => {
   node24 = installNode24()
 })
 
-/** Installs the app, runs one npm script in it on Node 24, and fails with its output if it fails. */
-async function runApp(app: string, script: string): Promise<{ dir: string; result: Run }> {
-  const dir = installApp(app, tarball)
+/** Runs one npm script of an installed app on Node 24, and fails with its output if it fails. */
+async function runScript(dir: string, script: string): Promise<Run> {
   const result = await run(node24, [NPM, 'run', script], dir, { CHROMIUM: CHROMIUM_PATH, STORYBOOK_DISABLE_TELEMETRY: '1' })
   expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0)
-  return { dir, result }
+  return result
 }
 
-it('gives every Playwright test its own fake through @msw/playwright, tests in two workers at once', async () => {
-  const { result } = await runApp('playwright-msw', 'test')
-  expect(result.stdout).toMatch(/Running 5 tests using 2 workers/)
-  expect(result.stdout).toMatch(/5 passed/)
-})
+/** Installs the app, then runs one npm script in it. */
+async function runApp(app: string, script: string): Promise<{ dir: string; result: Run }> {
+  const dir = installApp(app, tarball)
+  return { dir, result: await runScript(dir, script) }
+}
 
-it('gives every Playwright worker its own store of one `serve --isolate`, reset before each test', async () => {
-  const { result } = await runApp('playwright-serve-isolate', 'test')
-  expect(result.stdout).toMatch(/Running 5 tests using 2 workers/)
-  expect(result.stdout).toMatch(/5 passed/)
+describe('Playwright, one app with two suites of the same tests', () => {
+  let dir: string
+  beforeAll(() => {
+    dir = installApp('playwright', tarball)
+  })
+
+  it('gives every Playwright test its own fake through @msw/playwright, tests in two workers at once', async () => {
+    const result = await runScript(dir, 'test:msw')
+    expect(result.stdout).toMatch(/Running 5 tests using 2 workers/)
+    expect(result.stdout).toMatch(/5 passed/)
+  })
+
+  it('gives every Playwright worker its own store of one `serve --isolate`, reset before each test', async () => {
+    const result = await runScript(dir, 'test:isolate')
+    expect(result.stdout).toMatch(/Running 5 tests using 2 workers/)
+    expect(result.stdout).toMatch(/5 passed/)
+  })
 })
 
 it('runs component tests in Vitest browser mode in Chromium behind msw\'s worker', async () => {

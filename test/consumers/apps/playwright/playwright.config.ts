@@ -5,7 +5,12 @@ process.env.APP_PORT ??= String(20_000 + (process.pid % 20_000))
 const app = `http://127.0.0.1:${process.env.APP_PORT}`
 
 export default defineConfig({
-  testDir: 'tests',
+  // Two suites of the same tests: a fake per test through @msw/playwright, and one
+  // `serve --isolate` for the run with a key per worker (package.json's scripts run each).
+  projects: [
+    { name: 'msw', testDir: 'tests/msw' },
+    { name: 'isolate', testDir: 'tests/isolate' },
+  ],
   fullyParallel: true,
   workers: 2,
   reporter: 'list',

@@ -1,0 +1,4 @@
+import { isolationTests } from '../isolation.js'
+import { test } from './fixtures.js'
+
+isolationTests(test, 'isolate')
