@@ -1,6 +1,6 @@
 import { authenticate, type KeyPolicy } from '../service/auth.js'
 import { type ApiError, apiError, toErrorResponse } from '../service/errors.js'
-import { type ForcedRules, forcedErrorResponse } from './forced.js'
+import { type ForcedEffect, forcedErrorResponse } from './forced.js'
 import {
   CORS_HEADERS,
   type Fields,
@@ -18,15 +18,18 @@ import { type ListQuery, parseListQuery, parseNewPet, parsePetId } from '../serv
 import { preferredAnswer, unsatisfiable } from './prefer.js'
 import { DEPRECATED_GET_PET, OPERATIONS, operationOf, petIdOf, petPath, REMOVAL_HTTP_DATE } from '../spec/animals-service.js'
 import type { Store } from '../service/store.js'
-import type { Tenant } from './tenants.js'
+import type { Scope, Tenant } from './tenants.js'
 
 /** Options of `createApp`. */
 export type AppOptions = {
   readonly keys: KeyPolicy
   /** The store an accepted bearer token works on: one shared store, or its own under isolation. */
   readonly tenantFor: (token: string) => Result<Tenant, ApiError>
-  /** Responses a test forced; they answer after the key check, before the route. */
-  readonly forced: ForcedRules
+  /**
+   * The scope of every store, whose forced rules apply to every request after its own store's
+   * (under isolation; without it, this is the one store). Rules answer after the key check, before the route.
+   */
+  readonly everyStore: Scope
   /** Whether `Prefer: code=NNN` chooses a request's answer (Prism's header); the fake's option defaults it. */
   readonly prefer: boolean
 }
@@ -78,10 +81,13 @@ function matchRoute(path: string): Route | undefined {
 /**
  * Creates the API. Order of checks: CORS preflight (browsers send it without credentials), then
  * the bearer key, then forced responses, then the route, the method, and the operation's input.
- * @example createApp({ keys, tenantFor, forced }).handle(request).reply
+ * @example createApp({ keys, tenantFor, everyStore, prefer: true }).handle(request).reply
  */
 export function createApp(options: AppOptions): App {
-  const { keys, tenantFor, forced, prefer } = options
+  const { keys, tenantFor, everyStore, prefer } = options
+  // A store's own rules first, then those set for every store.
+  const forcedOn = (request: PlainRequest, tenant: Tenant): ForcedEffect | undefined =>
+    tenant.forced.take(request) ?? (tenant === everyStore ? undefined : everyStore.forced.take(request))
   // A found animal's headers, by base path (a transport has one or two), built once and frozen.
   const foundHeaders = new Map<string, Fields>()
   const foundHeadersFor = (basePath: string): Fields => {
@@ -115,7 +121,7 @@ export function createApp(options: AppOptions): App {
       const reply = response.status === status ? response : toErrorResponse(unsatisfiable(status, response.status, errorMessageOf(response)))
       return chosen(reply, tenant.value, 'prefer')
     }
-    const effect = forced.take(request, tenant.value.label)
+    const effect = forcedOn(request, tenant.value)
     if (effect?.kind === 'respond') return chosen(effect.response, tenant.value, 'forced')
     if (effect?.kind === 'drop') return chosen(effect.reply, tenant.value, 'dropped')
     const response = operate(route, request, tenant.value.store, listQuery, foundHeadersFor)

@@ -128,11 +128,11 @@ const ROUTES: Readonly<Record<string, Route>> = {
     scope.controls.unforce()
     return noContent()
   },
-  'GET /latency': (_request, { fake }) => json(200, fake.latency),
-  'PUT /latency': (request, { fake }) => {
+  'GET /latency': (_request, { controls }) => json(200, controls.latency),
+  'PUT /latency': (request, { controls }) => {
     const input = readJson(request, 'an object such as {"ms": 250} or {"minMs": 100, "maxMs": 900}')
-    fake.setLatency(toLatencySpec(orThrow(parseLatency(input))))
-    return json(200, fake.latency)
+    controls.setLatency(toLatencySpec(orThrow(parseLatency(input))))
+    return json(200, controls.latency)
   },
 }
 

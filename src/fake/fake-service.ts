@@ -2,14 +2,14 @@ import { createApp } from './app.js'
 import { type Budget, budgetFull, createBudget } from '../service/budget.js'
 import { createKeyPolicy, type KeyPolicy } from '../service/auth.js'
 import { type ApiError, apiError, FakeInputError, orThrow } from '../service/errors.js'
-import { type ForcedRule, type ForcedRuleSpec, createForcedRules, parseForcedRule } from './forced.js'
+import { type ForcedRule, type ForcedRuleSpec, parseForcedRule } from './forced.js'
 import { parseFixtureRecords } from './fixture.js'
 import { isDropped, type PlainRequest, type Reply } from '../service/http.js'
-import { createJournal, type JournalEntry, type JournalFilter } from './journal.js'
-import { type LatencySpec, NO_LATENCY, parseLatency, pickDelay, toLatencySpec } from './latency.js'
+import { type JournalEntry, type JournalFilter, readJournals } from './journal.js'
+import { type LatencySpec, parseLatency, pickDelay, toLatencySpec } from './latency.js'
 import { parseSnapshotGradually } from './snapshot.js'
 import type { IdReservation, Store } from '../service/store.js'
-import { createTenants, type Tenant } from './tenants.js'
+import { createTenants, type Scope, type Tenant, type Tenants } from './tenants.js'
 import type { NewPet, Pet, PetStatus } from '../spec/animals-service.js'
 import type { Int64 } from '../spec/animals-service.js'
 import { definedOnly } from '../service/defined-only.js'
@@ -73,9 +73,15 @@ export type FakeEnvironment = {
   readonly pause: () => Promise<void>
 }
 
-/** The controls every scope has: the whole fake, or one key's store under isolation. */
+/**
+ * The controls every scope has: the whole fake, or one key's store under isolation. What they
+ * change belongs to their scope alone: one store's rules, latency and journal never reach another's.
+ */
 export type Controls = {
-  /** Back to the fixture. */
+  /**
+   * Back to the start: the animals and ids of the fixture, no forced rule, the starting latency
+   * and an empty journal, everything a test can change.
+   */
   reset(): void
   /** Requests this scope answered, oldest first. */
   journal(filter?: JournalFilter): JournalEntry[]
@@ -83,8 +89,12 @@ export type Controls = {
   /** Forces answers on this scope's requests; see `ForcedRuleSpec`. */
   force(spec: ForcedRuleSpec): ForcedRule
   forcedRules(): ForcedRule[]
-  /** Removes one rule, or every rule of this scope when no id is given; false for an unknown id. */
+  /** Removes one rule, or every rule of this scope when no id is given; false for an id not in this scope. */
   unforce(id?: number): boolean
+  /** The latency added to this scope's answers. */
+  readonly latency: LatencySpec
+  /** Sets the latency of this scope's answers: `{ ms }` fixed, `{ minMs, maxMs }` random in range, `{}` none. */
+  setLatency(latency: LatencySpec): void
 }
 
 /** The controls of one store: the shared one, or one key's under isolation. */
@@ -128,10 +138,6 @@ export type Fake = StoreControls & {
   stores(): { label: string; store: Store }[]
   /** The room every store shares, and how much of it is used. */
   readonly budget: Budget
-  /** The latency added to every API answer. */
-  readonly latency: LatencySpec
-  /** Sets latency for every API answer: `{ ms }` fixed, `{ minMs, maxMs }` random in range, `{}` none. */
-  setLatency(latency: LatencySpec): void
   /**
    * Calls `listener` with every API exchange as it is answered (a pact recorder listens so);
    * returns the call that stops it. Preflights are not exchanges.
@@ -148,76 +154,37 @@ export type ExchangeListener = (exchange: ObservedExchange) => void
  * @example createFakeService({ pets }, { now: Date.now, random: Math.random, generate })
  */
 export function createFakeService(options: FakeOptions, environment: FakeEnvironment): Fake {
-  const { now, random, generate, pause } = environment
+  const { now, random } = environment
   const keys = createKeyPolicy(options.keys ?? [])
   const isolate = options.isolate ?? false
-  const { maxAnimals, maxTextChars, maxCacheChars, maxTenants, storeIdleMs: idleMs, ids } = options
+  const { maxAnimals, maxTextChars, maxCacheChars, maxTenants, storeIdleMs: idleMs, ids, journalSize } = options
   const budget = createBudget(definedOnly({ maxAnimals, maxTextChars, maxCacheChars }))
-  const tenants = createTenants({ fixture: options.pets ?? [], isolate, budget, now, ...definedOnly({ maxTenants, idleMs, ids }) })
-  const forced = createForcedRules()
-  const journal = createJournal(options.journalSize)
-  let latency = options.latency === undefined ? NO_LATENCY : orThrow(parseLatency(options.latency))
-  const app = createApp({ keys, tenantFor: tenants.forToken, forced, prefer: options.prefer ?? true })
+  const latency = options.latency === undefined ? undefined : orThrow(parseLatency(options.latency))
+  const tenants = createTenants({ fixture: options.pets ?? [], isolate, budget, now, ...definedOnly({ maxTenants, idleMs, ids, journalSize, latency }) })
+  const app = createApp({ keys, tenantFor: tenants.forToken, everyStore: tenants.everyStore, prefer: options.prefer ?? true })
   let listeners: readonly ExchangeListener[] = []
-
-  function controlsOf(tenant: () => Tenant, resetIt: () => void): StoreControls {
-    return {
-      get store() {
-        return tenant().store
-      },
-      reset: resetIt,
-      async seed(count, seedOptions = {}) {
-        if (!Number.isSafeInteger(count) || count < 0) {
-          throw new FakeInputError(apiError('invalid_body', 'The count must be a whole number.'))
-        }
-        if (budget.used.animals + count > budget.limits.maxAnimals) throw budgetFull(budget, count)
-        const seed = seedOptions.seed ?? Math.floor(random() * 2 ** 32)
-        return seedInto(tenant().store, count, await generate({ ...seedOptions, seed }), pause)
-      },
-      snapshot: () => [...tenant().store.all()],
-      load(pets) {
-        tenant().store.replace(checkPets(pets))
-      },
-      async loadSnapshot(json) {
-        const bytes = typeof json === 'string' ? new TextEncoder().encode(json) : json
-        const pets = await parseSnapshotGradually(bytes, { pause, maxAnimals: budget.limits.maxAnimals })
-        if (!pets.ok) throw new FakeInputError(apiError('invalid_body', `The snapshot is not valid: ${pets.error}.`))
-        const store = tenant().store
-        await store.replaceGradually(pets.value, pause)
-        return store.size
-      },
-      journal: (filter = {}) => journal.entries({ ...filter, tenant: tenant().label }),
-      clearJournal: () => journal.clear(tenant().label),
-      force: (spec) => forced.add(checkRule(spec), tenant().label),
-      forcedRules: () => forced.list(tenant().label),
-      unforce: (id) => (id === undefined ? (forced.clear(tenant().label), true) : forced.remove(id)),
-    }
-  }
+  const storeControls = (tenant: () => Tenant, reset: () => void): StoreControls =>
+    joined(scopeControls(tenant, reset), animalControls(tenant, budget, environment))
 
   // Under isolation there is no shared store: its store controls point the caller to forKey.
   const sharedTenant = (): Tenant => {
     if (isolate) throw new FakeInputError(apiError('invalid_body', 'Under isolation each key has its own store: use forKey(key).'))
     return tenants.shared
   }
-  const shared = controlsOf(sharedTenant, () => tenants.reset())
+  const shared = animalControls(sharedTenant, budget, environment)
+  const everyStore = everyStoreControls(tenants)
 
-  return {
-    get store() {
-      return shared.store
-    },
-    seed: shared.seed,
-    snapshot: shared.snapshot,
-    load: shared.load,
-    loadSnapshot: shared.loadSnapshot,
+  const api: Omit<Fake, keyof StoreControls> & Pick<Fake, 'reset'> = {
     keys,
     isolated: isolate,
     handle(request) {
       const receivedAt = now()
       const exchange = app.handle(request)
       if (request.method === 'OPTIONS') return exchange.reply
-      const added = pickDelay(latency, random)
+      const scope: Scope = exchange.tenant ?? tenants.everyStore
+      const added = pickDelay(scope.latency, random)
       const reply = added === 0 ? exchange.reply : { ...exchange.reply, delayMs: (exchange.reply.delayMs ?? 0) + added }
-      journal.record({
+      scope.journal.record({
         request,
         receivedAt,
         tenant: exchange.tenant?.label ?? null,
@@ -239,7 +206,7 @@ export function createFakeService(options: FakeOptions, environment: FakeEnviron
     reset: (pets?: readonly Pet[]) => tenants.reset(pets === undefined ? undefined : checkPets(pets)),
     forKey(key) {
       const tenant = (): Tenant => orThrow(tenants.forToken(key))
-      return controlsOf(tenant, () => tenants.resetToken(key))
+      return storeControls(tenant, () => tenants.resetTenant(tenant()))
     },
     forLabel(label) {
       if (tenants.byLabel(label) === undefined) return undefined
@@ -248,20 +215,88 @@ export function createFakeService(options: FakeOptions, environment: FakeEnviron
         if (found === undefined) throw new FakeInputError(apiError('invalid_parameter', `No store is labelled ${label} any more.`))
         return found
       }
-      return controlsOf(tenant, () => tenant().store.reset())
+      return storeControls(tenant, () => tenants.resetTenant(tenant()))
     },
     stores: () => tenants.all().map(({ label, store }) => ({ label, store })),
     budget,
-    journal: (filter) => journal.entries(filter),
-    clearJournal: () => journal.clear(),
-    force: (spec) => forced.add(checkRule(spec), null),
-    forcedRules: () => forced.list(),
-    unforce: (id) => (id === undefined ? (forced.clear(), true) : forced.remove(id)),
+  }
+  return joined(joined(everyStore, shared), api)
+}
+
+/** Both objects' properties as one object, getters kept as getters (a spread would read them once). */
+function joined<A extends object, B extends object>(a: A, b: B): A & B {
+  return Object.defineProperties({}, { ...Object.getOwnPropertyDescriptors(a), ...Object.getOwnPropertyDescriptors(b) }) as A & B
+}
+
+/** The controls of one scope's rules, latency and journal. */
+function scopeControls(scope: () => Scope, reset: () => void): Controls {
+  return {
+    reset,
+    journal: (filter = {}) => scope().journal.entries(filter),
+    clearJournal: () => scope().journal.clear(),
+    force: (spec) => scope().forced.add(checkRule(spec)),
+    forcedRules: () => scope().forced.list(),
+    unforce: (id) => (id === undefined ? (scope().forced.clear(), true) : scope().forced.remove(id)),
     get latency() {
-      return toLatencySpec(latency)
+      return toLatencySpec(scope().latency)
     },
-    setLatency(next) {
-      latency = orThrow(parseLatency(next))
+    setLatency(latency) {
+      scope().latency = orThrow(parseLatency(latency))
+    },
+  }
+}
+
+/**
+ * The controls of every store at once: under isolation, each store's rules and journal with those
+ * set without a key, and a latency that every store takes; without it, the one store's.
+ */
+function everyStoreControls(tenants: Tenants): Controls {
+  const { everyStore } = tenants
+  const reset = (): void => tenants.reset()
+  if (!tenants.isolated) return scopeControls(() => everyStore, reset)
+  const scopes = (): Scope[] => [everyStore, ...tenants.all()]
+  return {
+    reset,
+    journal: (filter = {}) => readJournals(scopes().map((scope) => scope.journal), filter),
+    clearJournal: () => scopes().forEach((scope) => scope.journal.clear()),
+    force: (spec) => everyStore.forced.add(checkRule(spec)),
+    forcedRules: () => scopes().flatMap((scope) => scope.forced.list()).sort((a, b) => a.id - b.id),
+    unforce: (id) => (id === undefined ? (scopes().forEach((scope) => scope.forced.clear()), true) : scopes().some((scope) => scope.forced.remove(id))),
+    get latency() {
+      return toLatencySpec(everyStore.latency)
+    },
+    setLatency(latency) {
+      tenants.setLatencyEverywhere(orThrow(parseLatency(latency)))
+    },
+  }
+}
+
+/** The controls of one store's animals: seeding, snapshots, loading. */
+function animalControls(tenant: () => Tenant, budget: Budget, environment: FakeEnvironment): Omit<StoreControls, keyof Controls> {
+  const { random, generate, pause } = environment
+  return {
+    get store() {
+      return tenant().store
+    },
+    async seed(count, seedOptions = {}) {
+      if (!Number.isSafeInteger(count) || count < 0) {
+        throw new FakeInputError(apiError('invalid_body', 'The count must be a whole number.'))
+      }
+      if (budget.used.animals + count > budget.limits.maxAnimals) throw budgetFull(budget, count)
+      const seed = seedOptions.seed ?? Math.floor(random() * 2 ** 32)
+      return seedInto(tenant().store, count, await generate({ ...seedOptions, seed }), pause)
+    },
+    snapshot: () => [...tenant().store.all()],
+    load(pets) {
+      tenant().store.replace(checkPets(pets))
+    },
+    async loadSnapshot(json) {
+      const bytes = typeof json === 'string' ? new TextEncoder().encode(json) : json
+      const pets = await parseSnapshotGradually(bytes, { pause, maxAnimals: budget.limits.maxAnimals })
+      if (!pets.ok) throw new FakeInputError(apiError('invalid_body', `The snapshot is not valid: ${pets.error}.`))
+      const store = tenant().store
+      await store.replaceGradually(pets.value, pause)
+      return store.size
     },
   }
 }

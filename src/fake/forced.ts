@@ -27,7 +27,7 @@ export type ForcedRuleSpec = {
 /** A rule in force. */
 export type ForcedRule = ForcedRuleSpec & {
   readonly id: number
-  /** The isolated store it applies to; `null` for every request. */
+  /** The label of the store it applies to; `null` for every store's requests (under isolation, set without a key). */
   readonly tenant: string | null
   /** How many more requests it answers when `times` was given. */
   readonly remaining?: number
@@ -39,18 +39,22 @@ export type ForcedEffect =
   | { readonly kind: 'drop'; readonly reply: DroppedConnection }
   | { readonly kind: 'delay'; readonly delayMs: number }
 
-/** The most rules in force at once: each request walks them, so they are few by design. */
+/** The most rules in force in one store, and in every store together: each request walks its store's rules, so they are few by design. */
 export const MAX_FORCED_RULES = 1000
 
-/** The rules in force, in the order they were added; the first match wins. */
+/** The most rules in force in every store together (under isolation): 10 stores' worth. */
+export const MAX_FORCED_RULES_IN_ALL = 10 * MAX_FORCED_RULES
+
+/** The rules in force in one scope (a store, or every store), in the order they were added; the first match wins. */
 export type ForcedRules = {
-  /** Adds a rule; a `FakeInputError` (507, `rules_full`) past `MAX_FORCED_RULES`. */
-  add(spec: ForcedRuleSpec, tenant: string | null): ForcedRule
+  /** Adds a rule; a `FakeInputError` (507, `rules_full`) past `MAX_FORCED_RULES` here or `MAX_FORCED_RULES_IN_ALL` in all. */
+  add(spec: ForcedRuleSpec): ForcedRule
   /** The effect on `request` of the first matching rule, counting it as used. */
-  take(request: PlainRequest, tenant: string | null): ForcedEffect | undefined
-  list(tenant?: string | null): ForcedRule[]
+  take(request: PlainRequest): ForcedEffect | undefined
+  list(): ForcedRule[]
+  /** Removes the rule with this id, when it is one of these. */
   remove(id: number): boolean
-  clear(tenant?: string | null): void
+  clear(): void
 }
 
 /** The most a forced rule may ask: how many requests, how long a delay, how long its texts. */
@@ -103,52 +107,71 @@ export function parseForcedRule(input: unknown): Result<ForcedRuleSpec, ApiError
   return ok(rule as ForcedRuleSpec)
 }
 
-/** Creates an empty set of rules. */
-export function createForcedRules(): ForcedRules {
+/**
+ * What every scope's rules share: the ids (one rule, one id, whichever store holds it) and the
+ * count that `MAX_FORCED_RULES_IN_ALL` bounds.
+ */
+export type ForcedRulePool = { lastId: number; inForce: number }
+
+/** A pool for the rules of one fake. */
+export function createForcedRulePool(): ForcedRulePool {
+  return { lastId: 0, inForce: 0 }
+}
+
+/**
+ * Creates the empty rules of one scope: `owner` is the label of the store they answer for
+ * (`null`: every store), shown on each rule.
+ */
+export function createForcedRules(owner: string | null = null, pool: ForcedRulePool = createForcedRulePool()): ForcedRules {
   let rules: (ForcedRule & { readonly segments: readonly string[] | undefined })[] = []
-  let lastId = 0
+  const replace = (next: typeof rules): void => {
+    pool.inForce += next.length - rules.length
+    rules = next
+  }
   return {
-    add(spec, tenant) {
+    add(spec) {
       if (rules.length >= MAX_FORCED_RULES) {
         throw new FakeInputError(apiError('rules_full', `At most ${MAX_FORCED_RULES} forced rules can be in force; remove some first.`))
       }
-      lastId += 1
+      if (pool.inForce >= MAX_FORCED_RULES_IN_ALL) {
+        throw new FakeInputError(apiError('rules_full', `At most ${MAX_FORCED_RULES_IN_ALL} forced rules can be in force in every store together; remove some first.`))
+      }
+      pool.lastId += 1
       const method = spec.method?.toUpperCase()
       const rule: ForcedRule = {
-        id: lastId,
-        tenant,
+        id: pool.lastId,
+        tenant: owner,
         ...spec,
         ...definedOnly({ method }),
         ...definedOnly({ remaining: spec.times }),
       }
-      rules.push({ ...rule, segments: spec.path?.split('/') })
+      replace([...rules, { ...rule, segments: spec.path?.split('/') }])
       return rule
     },
-    take(request, tenant) {
+    take(request) {
       // Stryker disable next-line ConditionalExpression: a fast path: no rule matches anyway
       if (rules.length === 0) return undefined
-      const index = rules.findIndex((rule) => applies(rule, rule.segments, request, tenant))
+      const index = rules.findIndex((rule) => applies(rule, rule.segments, request))
       const rule = rules[index]
       if (rule === undefined) return undefined
       if (rule.remaining !== undefined) {
-        rules = rule.remaining <= 1 ? rules.filter((_, i) => i !== index) : rules.with(index, { ...rule, remaining: rule.remaining - 1 })
+        replace(rule.remaining <= 1 ? rules.filter((_, i) => i !== index) : rules.with(index, { ...rule, remaining: rule.remaining - 1 }))
       }
       return effectOf(rule)
     },
-    list: (tenant) => rules.filter((rule) => tenant === undefined || rule.tenant === tenant).map(withoutSegments),
+    list: () => rules.map(withoutSegments),
     remove(id) {
       const before = rules.length
-      rules = rules.filter((rule) => rule.id !== id)
+      replace(rules.filter((rule) => rule.id !== id))
       return rules.length < before
     },
-    clear(tenant) {
-      rules = tenant === undefined ? [] : rules.filter((rule) => rule.tenant !== tenant)
+    clear() {
+      replace([])
     },
   }
 }
 
-function applies(rule: ForcedRule, segments: readonly string[] | undefined, request: PlainRequest, tenant: string | null): boolean {
-  if (rule.tenant !== null && rule.tenant !== tenant) return false
+function applies(rule: ForcedRule, segments: readonly string[] | undefined, request: PlainRequest): boolean {
   if (rule.method !== undefined && rule.method !== request.method) return false
   if (segments === undefined) return true
   return matchesPath(segments, request.path) || matchesPath(segments, `${request.basePath}${request.path}`)

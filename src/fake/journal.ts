@@ -63,26 +63,58 @@ export type JournalRecord = {
   readonly response?: PlainResponse
 }
 
-/** The request journal: the last `capacity` requests, oldest first. */
+/** One store's request journal: its last `capacity` requests, oldest first. */
 export type Journal = {
   readonly capacity: number
   record(record: JournalRecord): void
   entries(filter?: JournalFilter): JournalEntry[]
-  /** Forgets every entry, or those of one store. */
-  clear(tenant?: string | null): void
+  /** Forgets every entry. */
+  clear(): void
+  /** Forgets every entry and leaves the pool for good: the store it served is gone. */
+  release(): void
 }
 
 /** Bodies are kept up to this many bytes (a request's) or characters (an answer's): enough to see what was sent. */
 export const BODY_LIMIT = 4096
 
 /**
- * The characters of answers the journal holds by reference, every entry together. An answer is
- * usually a string the fake keeps anyway (a cached list, a stored animal), so holding it costs
- * nothing and cutting a copy would cost more than answering; past this total, long answers are
- * cut into copies, so a thousand long answers cannot hold much memory.
+ * The characters of answers the journals hold by reference, every entry of every store together.
+ * An answer is usually a string the fake keeps anyway (a cached list, a stored animal), so holding
+ * it costs nothing and cutting a copy would cost more than answering; past this total, long
+ * answers are cut into copies, so a thousand long answers cannot hold much memory.
  */
 export const SHARED_ANSWER_CHARS = 16 * 1024 * 1024
 
+/**
+ * What the journals of every store together may keep, counted as the bytes of each entry's path,
+ * query, headers, body and answer copy, plus `ENTRY_BYTES` for the entry itself. Past it, the
+ * journal that keeps the most forgets its oldest entries: one store's traffic never pushes out
+ * another's while it keeps more than that other.
+ */
+export const JOURNAL_BYTES_IN_ALL = 64 * 1024 * 1024
+
+/** What an entry costs beyond its texts: the record itself, about 20 fields. */
+export const ENTRY_BYTES = 256
+
+/**
+ * What the journals of one fake share: the order of requests across stores (`seq`), the answers
+ * held by reference, and the bytes every journal keeps, which `JOURNAL_BYTES_IN_ALL` bounds.
+ */
+export type JournalPool = {
+  readonly maxBytes: number
+  /** The journals in the pool, each with what it keeps. */
+  readonly members: Set<PoolMember>
+  seq: number
+  sharedChars: number
+  bytes: number
+}
+
+type PoolMember = { readonly bytes: () => number; readonly dropOldest: () => void }
+
+/** A pool for the journals of one fake; `maxBytes` lowers the bound (tests). */
+export function createJournalPool(maxBytes = JOURNAL_BYTES_IN_ALL): JournalPool {
+  return { maxBytes, members: new Set(), seq: 0, sharedChars: 0, bytes: 0 }
+}
 
 // What is kept per request: references and primitives only, in one fixed shape, so that recording
 // costs next to nothing on the hot path; everything shown is derived when entries are read.
@@ -105,17 +137,21 @@ type Stored = {
   readonly responseBody: string | Uint8Array | undefined
   /** How many characters of another's string this entry holds: counted in `SHARED_ANSWER_CHARS`. */
   readonly sharedChars: number
+  /** What the entry counts for in `JOURNAL_BYTES_IN_ALL`. */
+  readonly bytes: number
 }
 
+/** Each journal's entries, oldest first, for reading several journals as one. */
+const storedOf = new WeakMap<Journal, () => readonly Stored[]>()
+
 /**
- * Creates a journal holding the last `capacity` requests. Recording stores references and copies
- * at most `BODY_LIMIT` bytes; headers and query are redacted only when entries are read.
+ * Creates a journal holding the last `capacity` requests of one store, within `pool`'s bounds.
+ * Recording stores references and copies at most `BODY_LIMIT` bytes; headers and query are
+ * redacted only when entries are read.
  */
-export function createJournal(capacity = 1000): Journal {
-  let ring: Stored[] = []
-  let next = 0
-  let seq = 0
-  const decoder = new TextDecoder()
+export function createJournal(capacity = 1000, pool: JournalPool = createJournalPool()): Journal {
+  let kept: Stored[] = []
+  let bytes = 0
   // A busy fake records thousands of requests between two garbage collections, and each request
   // comes with its own copies of a path, a query and headers that are mostly the same as a moment
   // ago. Kept as they come, every one would be copied and promoted by the collector, which costs
@@ -124,65 +160,93 @@ export function createJournal(capacity = 1000): Journal {
   const searches = createRecentValues<string>(sameValue)
   const headerSets = createRecentValues<Fields>(sameFields)
   const bodies = createRecentValues<Uint8Array>(sameBytes)
-  let sharedChars = 0
-  // Interned header sets repeat, so a reader builds one scrubber per set and query, not per entry.
-  const scrubbers = new WeakMap<Fields, Map<string, Scrubber>>()
-  const scrubberOf = (entry: Stored): Scrubber => {
-    const byQuery = scrubbers.get(entry.headers) ?? new Map<string, Scrubber>()
-    scrubbers.set(entry.headers, byQuery)
-    const found = byQuery.get(entry.search) ?? createScrubber(credentialsOf({ headers: entry.headers, search: entry.search }))
-    byQuery.set(entry.search, found)
-    return found
+  const forget = (entry: Stored): void => {
+    bytes -= entry.bytes
+    pool.bytes -= entry.bytes
+    pool.sharedChars -= entry.sharedChars
   }
-  return {
+  const member: PoolMember = {
+    bytes: () => bytes,
+    dropOldest() {
+      const oldest = kept.shift()
+      if (oldest !== undefined) forget(oldest)
+    },
+  }
+  pool.members.add(member)
+  const clear = (): void => {
+    for (const entry of kept) forget(entry)
+    kept = []
+  }
+  const journal: Journal = {
     capacity,
     record({ request, receivedAt, tenant, status, forced, outcome, delayMs, response }) {
-      seq += 1
+      pool.seq += 1
       const { body } = request
       const answer = response?.body
-      const shared = answer !== undefined && (answer.length <= BODY_LIMIT || sharedChars + answer.length <= SHARED_ANSWER_CHARS)
+      const shared = answer !== undefined && (answer.length <= BODY_LIMIT || pool.sharedChars + answer.length <= SHARED_ANSWER_CHARS)
+      const path = paths.intern(request.path)
+      const search = searches.intern(request.search)
+      const headers = headerSets.intern(request.headers)
+      const keptBody = body === undefined ? undefined : bodies.intern(body.subarray(0, BODY_LIMIT), copyBytes)
+      const responseBody = shared ? answer : copiedStart(answer)
       const stored: Stored = {
-        seq,
+        seq: pool.seq,
         receivedAt,
         tenant,
         method: request.method,
         basePath: request.basePath,
-        path: paths.intern(request.path),
-        search: searches.intern(request.search),
+        path,
+        search,
         status,
         forced,
         outcome,
         delayMs,
-        headers: headerSets.intern(request.headers),
-        body: body === undefined ? undefined : bodies.intern(body.subarray(0, BODY_LIMIT), copyBytes),
+        headers,
+        body: keptBody,
         responseHeaders: response?.headers,
-        responseBody: shared ? answer : copiedStart(answer),
+        responseBody,
         sharedChars: shared ? answer.length : 0,
+        bytes: ENTRY_BYTES + path.length + search.length + fieldsLength(headers) + (keptBody?.length ?? 0) + (typeof responseBody === 'string' ? 0 : (responseBody?.length ?? 0)),
       }
-      sharedChars += stored.sharedChars
-      // Filling up, entries are pushed in order; once full, `next` is the oldest, overwritten next.
-      if (ring.length < capacity) ring.push(stored)
-      else {
-        sharedChars -= ring[next]?.sharedChars ?? 0
-        ring[next] = stored
-        next = (next + 1) % capacity
-      }
+      if (kept.length >= capacity) member.dropOldest()
+      kept.push(stored)
+      bytes += stored.bytes
+      pool.bytes += stored.bytes
+      pool.sharedChars += stored.sharedChars
+      while (pool.bytes > pool.maxBytes) heaviest(pool).dropOldest()
     },
-    entries(filter = {}) {
-      const matching = chronological().filter((entry) => matches(entry, filter))
-      const limited = filter.limit === undefined ? matching : matching.slice(-filter.limit)
-      return limited.map((entry) => toEntry(entry, decoder, scrubberOf))
-    },
-    clear(tenant) {
-      ring = tenant === undefined ? [] : chronological().filter((entry) => entry.tenant !== tenant)
-      next = 0
-      sharedChars = ring.reduce((total, entry) => total + entry.sharedChars, 0)
+    entries: (filter = {}) => readJournals([journal], filter),
+    clear,
+    release() {
+      clear()
+      pool.members.delete(member)
     },
   }
+  storedOf.set(journal, () => kept)
+  return journal
+}
 
-  function chronological(): Stored[] {
-    return next === 0 ? ring : [...ring.slice(next), ...ring.slice(0, next)]
-  }
+/** The member keeping the most bytes: the one that gives way when the pool is full. */
+function heaviest(pool: JournalPool): PoolMember {
+  let found: PoolMember | undefined
+  for (const member of pool.members) if (found === undefined || member.bytes() > found.bytes()) found = member
+  // The pool is over its bound only while some member keeps bytes.
+  return found as PoolMember
+}
+
+function fieldsLength(fields: Fields): number {
+  let length = 0
+  for (const name in fields) length += name.length + (fields[name]?.length ?? 0)
+  return length
+}
+
+/** The entries of several journals as one, in the order the requests came. */
+export function readJournals(journals: readonly Journal[], filter: JournalFilter = {}): JournalEntry[] {
+  const matching: Stored[] = []
+  for (const journal of journals) for (const entry of storedOf.get(journal)?.() ?? []) if (matches(entry, filter)) matching.push(entry)
+  if (journals.length > 1) matching.sort((a, b) => a.seq - b.seq)
+  const limited = filter.limit === undefined ? matching : matching.slice(-filter.limit)
+  return limited.map((entry) => toEntry(entry))
 }
 
 // "different" keeps a copy, which no answer shows; one that wrongly says "same" shows in the
@@ -265,7 +329,20 @@ function shownHeaders(fields: Fields, scrub: Scrubber): Fields {
   return headers
 }
 
-function toEntry(entry: Stored, decoder: TextDecoder, scrubberOf: (entry: Stored) => Scrubber): JournalEntry {
+// Interned header sets repeat, so a reader builds one scrubber per set and query, not per entry.
+const scrubbers = new WeakMap<Fields, Map<string, Scrubber>>()
+
+function scrubberOf(entry: Stored): Scrubber {
+  const byQuery = scrubbers.get(entry.headers) ?? new Map<string, Scrubber>()
+  scrubbers.set(entry.headers, byQuery)
+  const found = byQuery.get(entry.search) ?? createScrubber(credentialsOf({ headers: entry.headers, search: entry.search }))
+  byQuery.set(entry.search, found)
+  return found
+}
+
+const decoder = new TextDecoder()
+
+function toEntry(entry: Stored): JournalEntry {
   const headers = shownHeaders(entry.headers, (value) => value)
   const shown: JournalEntry = {
     seq: entry.seq,

@@ -4,9 +4,26 @@ import { fail, ok, type Result } from '../service/http.js'
 import { type AnimalSet, createStore, type IdReservation, prepareAnimals, type Store } from '../service/store.js'
 import type { Pet } from '../spec/animals-service.js'
 import { definedOnly } from '../service/defined-only.js'
+import { createForcedRulePool, createForcedRules, type ForcedRulePool, type ForcedRules } from './forced.js'
+import { createJournal, createJournalPool, type Journal, type JournalPool } from './journal.js'
+import { type Latency, NO_LATENCY } from './latency.js'
 
-/** One store and the name the journal and dashboard show for it (never the key). */
-export type Tenant = { readonly label: string; readonly store: Store }
+/**
+ * What a test can change besides the animals, in one scope: its forced rules, its latency and its
+ * journal. Each store has its own; under isolation, the scope of every store (`label` null) holds
+ * the rules set without a key, the latency new stores start with, and the requests no store took.
+ */
+export type Scope = {
+  /** The store's label; `null` for every store under isolation. */
+  readonly label: string | null
+  readonly forced: ForcedRules
+  readonly journal: Journal
+  /** Added to every answer given in this scope. */
+  latency: Latency
+}
+
+/** One store and what belongs to it alone; known by its label (never the key). */
+export type Tenant = Scope & { readonly label: string; readonly store: Store }
 
 /** Options of `createTenants`. */
 export type TenantsOptions = {
@@ -23,6 +40,12 @@ export type TenantsOptions = {
   readonly now: () => number
   /** Ids the shared store must never hand out again (with a state file); not for isolated stores. */
   readonly ids?: IdReservation
+  /** How many requests each store's journal keeps. */
+  readonly journalSize?: number
+  /** What every journal keeps together, in bytes (`JOURNAL_BYTES_IN_ALL` unless given). */
+  readonly journalBytes?: number
+  /** The latency every scope starts with, and returns to on reset. */
+  readonly latency?: Latency
 }
 
 /** The stores of a fake: one shared store, or one per key under isolation. */
@@ -30,22 +53,51 @@ export type Tenants = {
   readonly isolated: boolean
   /** The store every key uses without isolation. */
   readonly shared: Tenant
+  /** The scope of every store: the shared store itself without isolation. */
+  readonly everyStore: Scope
   /** The store of an accepted key, created on first use under isolation. */
   forToken(token: string): Result<Tenant, ApiError>
   /** Every store in use: the shared one, or the isolated ones. */
   all(): Tenant[]
   /** A store in use by its label. */
   byLabel(label: string): Tenant | undefined
-  /** Every store back to the fixture; isolated stores are dropped and made again on next use. */
+  /**
+   * Everything back to the start: every store to the fixture (isolated stores are dropped and made
+   * again on next use), every rule removed, every journal emptied, the starting latency.
+   */
   reset(fixture?: readonly Pet[]): void
-  /** One key's store back to the fixture (the shared store without isolation). */
+  /** One store back to how a new one starts: its animals and ids, no rules, an empty journal, the latency of every store. */
+  resetTenant(tenant: Tenant): void
+  /** One key's store back to its start (the shared store without isolation); a key with no store has nothing to reset. */
   resetToken(token: string): void
+  /** Sets the latency of every store, and of the stores made later. */
+  setLatencyEverywhere(latency: Latency): void
 }
 
 /** Isolated stores: at most 1,000, each dropped after 30 minutes without a request. */
 export const TENANT_LIMITS = { maxTenants: 1000, idleMs: 30 * 60 * 1000 } as const
 
 type Slot = { readonly tenant: Tenant; lastUsed: number }
+
+/** What every scope draws from: the ids of rules, and the journals' room and order. */
+type Pools = { readonly rules: ForcedRulePool; readonly journals: JournalPool; readonly journalSize: number | undefined }
+
+function createScope(label: string | null, latency: Latency, pools: Pools): Scope {
+  return { label, forced: createForcedRules(label, pools.rules), journal: createJournal(pools.journalSize, pools.journals), latency }
+}
+
+/** A dropped store gives back its room: animals in the budget, rules and journal in their pools. */
+function release(tenant: Tenant): void {
+  tenant.store.release()
+  tenant.forced.clear()
+  tenant.journal.release()
+}
+
+/** Forgets what a scope holds besides its animals; the caller sets its latency. */
+function emptyScope(scope: Scope): void {
+  scope.forced.clear()
+  scope.journal.clear()
+}
 
 /**
  * Creates the stores. Isolated stores are keyed by token in memory only; outside this module they
@@ -57,13 +109,22 @@ export function createTenants(options: TenantsOptions): Tenants {
   const sharedLabel = 'shared'
   const maxTenants = options.maxTenants ?? TENANT_LIMITS.maxTenants
   const idleMs = options.idleMs ?? TENANT_LIMITS.idleMs
+  const startLatency = options.latency ?? NO_LATENCY
+  const pools: Pools = { rules: createForcedRulePool(), journals: createJournalPool(options.journalBytes), journalSize: options.journalSize }
   // Serialised once: every store made from the fixture shares its JSON texts.
   let fixture: AnimalSet = prepareAnimals(options.fixture)
   const newStore = (): Store => createStore({ initial: fixture, budget })
   const newShared = (): Store => createStore({ initial: fixture, budget, ...definedOnly({ ids: options.ids }) })
-  let shared: Tenant = { label: sharedLabel, store: options.isolate ? createStore({ initial: fixture }) : newShared() }
+  // Under isolation the shared store serves no request; it stays outside the budget. A reset with
+  // a new fixture gives it a new store, so its store is the one field that changes.
+  const shared: Scope & { readonly label: string; store: Store } = {
+    ...createScope(sharedLabel, startLatency, pools),
+    label: sharedLabel,
+    store: options.isolate ? createStore({ initial: fixture }) : newShared(),
+  }
   // Every request asks for its store: without isolation the answer is always this one, made once.
-  let sharedResult = ok(shared)
+  const sharedResult = ok<Tenant>(shared)
+  const everyStore: Scope = options.isolate ? createScope(null, startLatency, pools) : shared
   const byToken = new Map<string, Slot>()
   let created = 0
   let nextSweep = 0
@@ -71,22 +132,41 @@ export function createTenants(options: TenantsOptions): Tenants {
   function dropIdle(at: number): void {
     for (const [token, slot] of byToken) {
       if (at - slot.lastUsed >= idleMs) {
-        slot.tenant.store.release()
+        release(slot.tenant)
         byToken.delete(token)
       }
     }
   }
 
   function dropAll(): void {
-    for (const slot of byToken.values()) slot.tenant.store.release()
+    for (const slot of byToken.values()) release(slot.tenant)
     byToken.clear()
   }
 
-  return {
+  function newTenant(at: number, token: string): Result<Tenant, ApiError> {
+    let store: Store
+    try {
+      store = newStore()
+    } catch {
+      return fail(apiError('store_full', `No room for another store of ${fixture.ids.length} animals: every store together holds ${budget.used.animals} of at most ${budget.limits.maxAnimals}.`))
+    }
+    created += 1
+    const label = `tenant-${created}`
+    const tenant: Tenant = { ...createScope(label, everyStore.latency, pools), label, store }
+    byToken.set(token, { tenant, lastUsed: at })
+    return ok(tenant)
+  }
+
+  // The shared store made again from the fixture, in place of the old one.
+  function renewShared(): void {
+    shared.store.release()
+    shared.store = newShared()
+  }
+
+  const tenants: Tenants = {
     isolated: options.isolate,
-    get shared() {
-      return shared
-    },
+    shared,
+    everyStore,
     forToken(token) {
       if (!options.isolate) return sharedResult
       const at = now()
@@ -103,44 +183,41 @@ export function createTenants(options: TenantsOptions): Tenants {
       if (byToken.size >= maxTenants) {
         return fail(apiError('store_full', `The fake holds its maximum of ${maxTenants} isolated stores; stores unused for ${idleMs / 60_000} minutes are dropped, or reset it.`))
       }
-      let store: Store
-      try {
-        store = newStore()
-      } catch {
-        return fail(apiError('store_full', `No room for another store of ${fixture.ids.length} animals: every store together holds ${budget.used.animals} of at most ${budget.limits.maxAnimals}.`))
-      }
-      created += 1
-      const tenant = { label: `tenant-${created}`, store }
-      byToken.set(token, { tenant, lastUsed: at })
-      return ok(tenant)
+      return newTenant(at, token)
     },
     all: () => (options.isolate ? [...byToken.values()].map((slot) => slot.tenant) : [shared]),
-    byLabel: (label) => (options.isolate ? [...byToken.values()].map((slot) => slot.tenant) : [shared]).find((tenant) => tenant.label === label),
+    byLabel: (label) => tenants.all().find((tenant) => tenant.label === label),
     reset(next) {
       const previous = fixture
       if (next !== undefined) fixture = prepareAnimals(next)
+      emptyScope(everyStore)
+      everyStore.latency = startLatency
       if (options.isolate) {
         dropAll()
         return
       }
-      shared.store.release()
-      let store: Store
       try {
-        store = newShared()
+        renewShared()
       } catch (error) {
         // The new fixture does not fit the budget: back to the previous one, which did.
         fixture = previous
-        store = newShared()
-        shared = { label: sharedLabel, store }
-        sharedResult = ok(shared)
+        renewShared()
         throw error
       }
-      shared = { label: sharedLabel, store }
-      sharedResult = ok(shared)
+    },
+    resetTenant(tenant) {
+      tenant.store.reset()
+      emptyScope(tenant)
+      tenant.latency = options.isolate ? everyStore.latency : startLatency
     },
     resetToken(token) {
-      if (!options.isolate) shared.store.reset()
-      else byToken.get(token)?.tenant.store.reset()
+      const tenant = options.isolate ? byToken.get(token)?.tenant : shared
+      if (tenant !== undefined) tenants.resetTenant(tenant)
+    },
+    setLatencyEverywhere(latency) {
+      everyStore.latency = latency
+      for (const tenant of tenants.all()) tenant.latency = latency
     },
   }
+  return tenants
 }

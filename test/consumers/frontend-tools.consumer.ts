@@ -45,10 +45,10 @@ describe('Playwright, one app with two suites of the same tests', () => {
     expect(result.stdout).toMatch(/5 passed/)
   })
 
-  it('gives every Playwright worker its own store of one `serve --isolate`, reset before each test', async () => {
+  it('gives every Playwright worker its own store of one `serve --isolate`, reset before each test, its rules and latency its own', async () => {
     const result = await runScript(dir, 'test:isolate')
-    expect(result.stdout).toMatch(/Running 5 tests using 2 workers/)
-    expect(result.stdout).toMatch(/5 passed/)
+    expect(result.stdout).toMatch(/Running 7 tests using 2 workers/)
+    expect(result.stdout).toMatch(/7 passed/)
   })
 })
 

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest'
 import type { Fields, PlainRequest } from '../../src/service/http.js'
 import { execFileSync } from 'node:child_process'
-import { BODY_LIMIT, createJournal, SHARED_ANSWER_CHARS } from '../../src/fake/journal.js'
+import { BODY_LIMIT, createJournal, createJournalPool, ENTRY_BYTES, SHARED_ANSWER_CHARS } from '../../src/fake/journal.js'
 
 const request = (path: string, headers: Fields, body?: Uint8Array): PlainRequest => ({
   method: body === undefined ? 'GET' : 'POST',
@@ -155,4 +155,26 @@ it('holds at most SHARED_ANSWER_CHARS of answers by reference: a thousand answer
   expect(measured.whole).toBe(true)
   // 16 Mi characters held by reference (one-byte strings here), the rest as 4 KiB copies: about 30 MiB.
   expect(measured.heapMiB).toBeLessThan(SHARED_ANSWER_CHARS / 2 ** 20 + 40)
+})
+
+it('keeps every journal of a pool within its bytes together, the journal keeping the most giving way, so a busy store never pushes out a quiet one', () => {
+  const pool = createJournalPool(100 * ENTRY_BYTES)
+  const [busy, quiet, idle] = [createJournal(1000, pool), createJournal(1000, pool), createJournal(1000, pool)]
+  const record = (journal: typeof busy, path: string) =>
+    journal.record({ request: request(path, { accept: 'x' }), receivedAt: 0, tenant: null, status: 200, forced: false, outcome: 'answered', delayMs: 0 })
+  for (let i = 0; i < 5; i++) record(quiet, `/pets/q${i}`)
+  const quietBytes = pool.bytes
+  for (let i = 0; i < 1000; i++) record(busy, `/pets/${i}`)
+  expect(pool.bytes).toBeLessThanOrEqual(100 * ENTRY_BYTES)
+  expect(quiet.entries().map((entry) => entry.path)).toEqual([0, 1, 2, 3, 4].map((i) => `/v1/pets/q${i}`))
+  const kept = busy.entries()
+  expect(kept.at(-1)?.path).toBe('/v1/pets/999')
+  expect(kept.length).toBeGreaterThan(80)
+  expect(kept.length).toBeLessThan(95)
+  // The pool's order runs across its journals; a released journal gives its room back.
+  expect(idle.entries()).toEqual([])
+  expect(kept.at(-1)?.seq).toBe(1005)
+  busy.release()
+  expect(pool.bytes).toBe(quietBytes)
+  expect(pool.members.size).toBe(2)
 })

@@ -13,7 +13,7 @@ const server = setupServer(...createHandlers({ baseUrl, fake }))
 beforeAll(() => server.listen(failOnUnhandledRequests))
 afterEach(() => {
   server.resetHandlers()
-  fake.reset() // back to the starting animals: what a test added is gone
+  fake.reset() // back to the start: the default animals and ids, no forced rule, no latency, an empty journal
 })
 afterAll(() => server.close())
 
@@ -44,4 +44,22 @@ it('starts one test from its own animals', async () => {
 it('is back on the shared fake after resetHandlers', async () => {
   const response = await fetch(`${baseUrl}/pets/1`, { headers })
   expect(await response.json()).toEqual(DEFAULT_PETS[0])
+})
+
+// docs/frontend.md forces errors and slows answers inside a test; the recipe's reset takes both
+// back, so a test that forgets `times` cannot fail every test after it.
+it('forces a 503 with no times, and a latency, in one test', async () => {
+  fake.force({ status: 503 })
+  fake.setLatency({ ms: 20 })
+  const response = await fetch(`${baseUrl}/pets`, { headers })
+  expect(response.status).toBe(503)
+  expect(fake.journal().map((entry) => [entry.status, entry.delayMs])).toEqual([[503, 20]])
+})
+
+it('lists plainly in the next test: no rule, no latency, an empty journal', async () => {
+  const response = await fetch(`${baseUrl}/pets`, { headers })
+  expect(response.status).toBe(200)
+  expect(fake.forcedRules()).toEqual([])
+  expect(fake.latency).toEqual({})
+  expect(fake.journal().map((entry) => [entry.status, entry.delayMs])).toEqual([[200, 0]])
 })
