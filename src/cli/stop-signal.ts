@@ -1,19 +1,19 @@
 import { CliError } from './cli-error.js'
+import { STOP_SIGNALS } from './wrapped-command.js'
 import { ListenError, type RunningServer, type ServerOptions, startServer } from '../node/server.js'
 
 /**
- * Resolves on the first SIGINT or SIGTERM, then stops listening for both. Install it before the
- * ready line is printed: a supervisor may stop the process the moment it reads that line.
+ * Resolves on the first SIGINT, SIGTERM or SIGHUP (a closed terminal stops the fake as gracefully
+ * as Ctrl-C), then stops listening for them. Install it before the ready line is printed: a
+ * supervisor may stop the process the moment it reads that line.
  */
 export function stopSignal(): Promise<void> {
   return new Promise((resolve) => {
     const stop = (): void => {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
+      for (const signal of STOP_SIGNALS) process.off(signal, stop)
       resolve()
     }
-    process.on('SIGINT', stop)
-    process.on('SIGTERM', stop)
+    for (const signal of STOP_SIGNALS) process.on(signal, stop)
   })
 }
 

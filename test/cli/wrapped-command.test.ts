@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, expect, it } from 'vitest'
-import { runCommand } from '../../src/cli/wrapped-command.js'
+import { LEFTOVER_GRACE_MS, runCommand } from '../../src/cli/wrapped-command.js'
 import { type CliProcess, runCli, spawnCli } from '../support/cli.js'
 import { shippedPets } from '../support/fixtures.js'
 import { type IndependentService, startIndependentService } from '../support/independent-service/service.js'
@@ -183,4 +183,102 @@ it('takes back its SIGINT and SIGTERM listeners once the command has ended, howe
     expect(listeners()).toEqual(before)
   }
   expect(codes).toEqual([3, 127])
+})
+
+/** Whether a process still runs: not gone, and not a zombie waiting for its parent to reap it. */
+function alive(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') === false
+  } catch {
+    return false
+  }
+}
+
+async function pidIn(file: string): Promise<number> {
+  for (let i = 0; i < 2000 && !existsSync(file); i++) await new Promise((resolve) => setTimeout(resolve, 5))
+  return Number(readFileSync(file, 'utf8'))
+}
+
+async function gone(pid: number): Promise<boolean> {
+  for (let i = 0; i < 200 && alive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 10))
+  return !alive(pid)
+}
+
+/**
+ * `sh -c '<grandchild> && true'`, as docs/cli.md recommends for two steps: the shell waits for a
+ * node process it started (the grandchild), which writes its pid and then runs until stopped.
+ */
+function shellWithGrandchild(dir: string, connector = '&& true'): { readonly args: string[]; readonly pidFile: string } {
+  const pidFile = join(dir, 'grandchild.pid')
+  const script = `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`
+  return { args: ['--', 'sh', '-c', `'${process.execPath}' -e "${script.replaceAll('"', '\\"')}" ${connector}`], pidFile }
+}
+
+for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
+  it(`serve: on ${signal}, stops the command and what it started, and writes the state file and the pact`, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wrapped-group-'))
+    const { args, pidFile } = shellWithGrandchild(dir)
+    const cli = spawnCli(['serve', '--port', '0', '--quiet', '--state-file', join(dir, 'state.json'), '--record-pact', join(dir, 'pacts'), '--consumer', 'group-app', ...args])
+    running.push(cli)
+    const grandchild = await pidIn(pidFile)
+    expect(alive(grandchild)).toBe(true)
+    cli.child.kill(signal)
+    // A hang-up is taken as SIGTERM: the shell ends by it either way.
+    expect(await cli.exited).toBe(143)
+    expect(await gone(grandchild)).toBe(true)
+    expect(existsSync(join(dir, 'state.json'))).toBe(true)
+    expect(existsSync(join(dir, 'pacts', 'group-app-animals-service.json'))).toBe(true)
+    expect(cli.stdout().endsWith('animals-mock stopped\n')).toBe(true)
+  })
+}
+
+it('serve: stops what the command left running when the command itself ends, and exits with its code', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wrapped-leftover-'))
+  const { args, pidFile } = shellWithGrandchild(dir, `& until [ -s '${join(dir, 'grandchild.pid')}' ]; do sleep 0.01; done; exit 5`)
+  const run = await runCli(['serve', '--port', '0', '--quiet', ...args])
+  expect(run.code).toBe(5)
+  expect(await gone(Number(readFileSync(pidFile, 'utf8')))).toBe(true)
+})
+
+it('proxy: on SIGTERM, stops the command and what it started, and writes the report', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wrapped-group-'))
+  const { args, pidFile } = shellWithGrandchild(dir)
+  const cli = spawnCli(['proxy', '--target', await target(), '--port', '0', '--quiet', '--report', join(dir, 'proxy.json'), ...args])
+  running.push(cli)
+  const grandchild = await pidIn(pidFile)
+  cli.child.kill('SIGTERM')
+  expect(await cli.exited).toBe(143)
+  expect(await gone(grandchild)).toBe(true)
+  expect(JSON.parse(readFileSync(join(dir, 'proxy.json'), 'utf8'))).toMatchObject({ exchanges: 0, passed: true })
+})
+
+it('serve without a command stops gracefully on SIGHUP, as on SIGTERM: the state file is written', async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'wrapped-hup-')), 'state.json')
+  const cli = spawnCli(['serve', '--port', '0', '--state-file', file])
+  running.push(cli)
+  await until(cli, 'animals-mock listening on')
+  cli.child.kill('SIGHUP')
+  expect(await cli.exited).toBe(0)
+  expect(cli.stdout().endsWith('animals-mock stopped\n')).toBe(true)
+  expect(existsSync(file)).toBe(true)
+})
+
+it('serve on a terminal: the command stays in the terminal\'s foreground group, so that it can read the keyboard', async () => {
+  const cli = spawnCli(['serve', '--port', '0', '--quiet', '--', 'sh', '-c', 'echo "groups: $(ps -o pgid=,tpgid= -p $$)"'], {}, { terminal: true })
+  running.push(cli)
+  expect(await cli.exited).toBe(0)
+  const [pgid, foreground] = /groups: +(\d+) +(\d+)/.exec(cli.stdout())?.slice(1) ?? []
+  expect(pgid).toBeDefined()
+  expect(pgid).toBe(foreground)
+})
+
+it(`serve: kills what the command left running when it ignores SIGTERM for ${LEFTOVER_GRACE_MS / 1000} s`, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wrapped-stubborn-'))
+  const pidFile = join(dir, 'grandchild.pid')
+  const script = `process.on('SIGTERM', () => {}); require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`
+  const started = Date.now()
+  const run = await runCli(['serve', '--port', '0', '--quiet', '--', 'sh', '-c', `'${process.execPath}' -e "${script.replaceAll('"', '\\"')}" & until [ -s '${pidFile}' ]; do sleep 0.01; done`])
+  expect(run.code).toBe(0)
+  expect(await gone(Number(readFileSync(pidFile, 'utf8')))).toBe(true)
+  expect(Date.now() - started).toBeGreaterThanOrEqual(LEFTOVER_GRACE_MS)
 })
