@@ -5,7 +5,7 @@ import { PARITY_MIN_ANIMALS, PARITY_PROBES, type Probe, type ProbeContext, toPro
 import { judgeScenario, PARITY_SCENARIOS, type Scenario, type ScenarioOutcome, type ScenarioSide, type ScenarioSeen } from './scenario-run.js'
 import { createProviderStateHandlers, PROVIDER_STATES } from '../deployment/provider-states.js'
 import { markName } from '../deployment/run-marker.js'
-import { watchCreations } from './creations.js'
+import { watchCreations } from '../deployment/creations.js'
 import { definedOnly } from '../service/defined-only.js'
 
 /** A service parity talks to: its API base with `/v1`, and a key it accepts. */

@@ -1,5 +1,5 @@
 import type { Violation } from '../rules/answer-rules.js'
-import type { CreationLog } from './creations.js'
+import { type CreationLog, idReuses } from '../deployment/creations.js'
 import { describeFetchError } from '../client/fetch-errors.js'
 import { markName } from '../deployment/run-marker.js'
 import { OPERATIONS, petPath } from '../spec/animals-service.js'
@@ -113,36 +113,19 @@ const refusedStoresNothing: Scenario = {
   },
 }
 
-/** How many ids a violation of the run's ids names, at most. */
-const NAMED_IDS = 3
-
 const idsUniqueAfterExistingData: Scenario = {
   id: 'ids-unique-after-existing',
   request: 'GET /pets (all, and by each status) before parity creates anything; then every POST /pets of the run answered 201: no new id is a listed animal\'s, none is given twice',
   rule: cite('petId'),
   async run(side) {
-    const { before, created } = side.creations
-    if (created.length === 0) return { summary: 'no animal created', violations: [] }
-    const taken = created.filter((id) => before.has(id))
-    const twice = created.filter((id, index) => created.indexOf(id) !== index)
-    const violations: Violation[] = []
-    if (taken.length > 0) {
-      const named = taken.slice(0, NAMED_IDS).map((id) => `${id} (listed as ${JSON.stringify(before.get(id))})`)
-      violations.push({ aspect: 'ids', reason: `${taken.length} of ${created.length} new animals got ids that animals listed before the first creation already had: ${listOf(named, taken.length)}; ${cite('petId')}` })
-    }
-    if (twice.length > 0) {
-      violations.push({ aspect: 'ids', reason: `${twice.length} of ${created.length} new animals got an id an earlier new animal had: ${listOf(twice.slice(0, NAMED_IDS), twice.length)}; ${cite('petId')}` })
-    }
-    const summary = [taken.length > 0 ? `${taken.length} of ${created.length} new ids already taken` : '', twice.length > 0 ? `${twice.length} of ${created.length} new ids given twice` : '']
+    const judged = idReuses(side.creations)
+    if (judged.created === 0) return { summary: 'no animal created', violations: [] }
+    const violations = judged.reasons.map((reason) => ({ aspect: 'ids' as const, reason }))
+    const summary = [judged.taken > 0 ? `${judged.taken} of ${judged.created} new ids already taken` : '', judged.twice > 0 ? `${judged.twice} of ${judged.created} new ids given twice` : '']
     return violations.length === 0
-      ? { summary: `${created.length} created, no id among the ${before.size} listed before, none given twice`, violations }
+      ? { summary: `${judged.created} created, no id among the ${judged.listedBefore} listed before, none given twice`, violations }
       : { summary: summary.filter((part) => part !== '').join('; '), violations }
   },
-}
-
-/** The first few of a list, and how many more there are. */
-function listOf(first: readonly string[], total: number): string {
-  return total > first.length ? `${first.join(', ')} and ${total - first.length} more` : first.join(', ')
 }
 
 /** How many animals the parallel scenario creates at once. */

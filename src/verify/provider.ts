@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises'
 import { Verifier } from '@pact-foundation/pact'
 import { describeFetchError } from '../client/fetch-errors.js'
 import { createProviderStateHandlers, type ProviderStateHandler } from '../deployment/provider-states.js'
+import { idReuses, watchCreationsFromTheFirst } from '../deployment/creations.js'
 import { type InteractionOutcome, toVerificationOutcomes } from './results.js'
 import { type BrokerOptions, createVerifierOptions } from './options.js'
 import { definedOnly } from '../service/defined-only.js'
@@ -56,10 +57,13 @@ export async function verifyProvider(options: VerifyProviderOptions): Promise<Ve
   const { providerBaseUrl, apiKey, marker, pactUrls, broker, timeoutMs } = options
   const stateErrors: StateError[] = []
   const settingUp = new Set<Promise<unknown>>()
+  // The provider states create animals: their ids are watched as parity watches its own (spec 2).
+  const watch = watchCreationsFromTheFirst({ baseUrl: providerBaseUrl, apiKey, timeoutMs: timeoutMs ?? SETUP_WAIT_MS, fetch: (input, init) => fetch(input, init) })
   const stateHandlers = recordingFailures(
     createProviderStateHandlers({
       baseUrl: providerBaseUrl,
       apiKey,
+      fetch: watch.fetch,
       ...definedOnly({ marker }),
       ...definedOnly({ timeoutMs }),
     }),
@@ -93,7 +97,7 @@ export async function verifyProvider(options: VerifyProviderOptions): Promise<Ve
     checked: interactions.map((each) => each.description),
     failed: interactions.filter((each) => !each.passed).map((each) => each.description),
     interactions,
-    problems: outcomes.problems,
+    problems: [...outcomes.problems, ...idReuses(watch.log).reasons.map((reason) => `the provider states' creations: ${reason}`)],
     stateErrors,
     output: Array.isArray(json.output) ? json.output.join('\n') : '',
   }

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest'
-import { watchCreations } from '../../src/parity/creations.js'
+import { idReuses, watchCreations, watchCreationsFromTheFirst } from '../../src/deployment/creations.js'
+import { cite } from '../../src/spec/citations.js'
 
 const BASE = 'https://staging.example/v1'
 const KEY = 'creations-key-1'
@@ -71,4 +72,47 @@ it('notes nothing for a 201 whose body holds no integer id', async () => {
   const { log, fetch } = await watchCreations(service)
   await fetch(`${BASE}/pets`, { method: 'POST', body: '{}' })
   expect(log.created).toEqual([])
+})
+
+it('from the first: sends nothing until the first creation, then takes its look once, before it', async () => {
+  let next = 2
+  const { sent, service } = side((_url, method) => (method === 'GET' ? json(200, [{ id: 1, name: 'Rex' }]) : json(201, { id: next++ })))
+  const { log, fetch } = watchCreationsFromTheFirst(service)
+  await fetch(`${BASE}/pets/1`)
+  expect(sent.map((each) => each.url)).toEqual(['/v1/pets/1'])
+  await fetch(`${BASE}/pets`, { method: 'POST', body: '{}' })
+  await fetch(`${BASE}/pets`, { method: 'POST', body: '{}' })
+  expect(sent.map((each) => `${each.method} ${each.url}`)).toEqual([
+    'GET /v1/pets/1',
+    'GET /v1/pets?limit=100',
+    'GET /v1/pets?status=available&limit=100',
+    'GET /v1/pets?status=pending&limit=100',
+    'GET /v1/pets?status=sold&limit=100',
+    'POST /v1/pets',
+    'POST /v1/pets',
+  ])
+  expect([...log.before]).toEqual([['1', 'Rex']])
+  expect(log.created).toEqual(['2', '3'])
+})
+
+it('from the first: a look that cannot be had sees nothing, and the creation still goes out', async () => {
+  const { service } = side((_url, method) => {
+    if (method === 'GET') throw new TypeError('fetch failed')
+    return json(201, { id: 1 })
+  })
+  const { log, fetch } = watchCreationsFromTheFirst(service)
+  expect((await fetch(`${BASE}/pets`, { method: 'POST', body: '{}' })).status).toBe(201)
+  expect(log.before.size).toBe(0)
+  expect(log.created).toEqual(['1'])
+})
+
+it('judges a log: new ids listed before, and ids given twice, each as a reason citing spec 2, naming at most three', () => {
+  const before = new Map<string, unknown>([['1', 'Rex'], ['2', 'Tom'], ['3', 'Kit'], ['4', 'Max']])
+  expect(idReuses({ before, created: ['5', '6'] })).toEqual({ created: 2, listedBefore: 4, taken: 0, twice: 0, reasons: [] })
+  const judged = idReuses({ before, created: ['1', '2', '3', '4', '9', '9'] })
+  expect(judged).toMatchObject({ created: 6, taken: 4, twice: 1 })
+  expect(judged.reasons).toEqual([
+    `4 of 6 new animals got ids that animals listed before the first creation already had: 1 (listed as "Rex"), 2 (listed as "Tom"), 3 (listed as "Kit") and 1 more; ${cite('petId')}`,
+    `1 of 6 new animals got an id an earlier new animal had: 9; ${cite('petId')}`,
+  ])
 })

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type CreationLog, watchCreations } from '../../src/parity/creations.js'
+import { type CreationLog, watchCreations } from '../../src/deployment/creations.js'
 import { LARGE_BODY_BYTES, PARITY_SCENARIOS, type Scenario, type ScenarioSide } from '../../src/parity/scenarios.js'
 import { SPEC } from '../../src/spec/citations.js'
 import { type Drift, type IndependentService, startIndependentService } from '../support/independent-service/service.js'
