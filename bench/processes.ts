@@ -22,13 +22,16 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Spawns `node <script> ...args` on a free port (given as `--port` when `portFlag`, and as PORT) and
- * waits until it answers. Its output goes to /dev/null, as a log would go to a file or a terminal:
+ * Spawns `node <script> ...args` on a free port (given as `--port` when `portFlag`, and as PORT),
+ * pinned to `core` when given, and waits until it answers. Its output goes to /dev/null, as a log would go to a file or a terminal:
  * piped into this process it would cost the load generator, which runs here, its CPU.
  */
-export async function startProcess(script: string, args: readonly string[], env: Record<string, string> = {}, portFlag = true): Promise<ServerProcess> {
+export async function startProcess(script: string, args: readonly string[], env: Record<string, string> = {}, portFlag = true, core?: number): Promise<ServerProcess> {
   const port = await freePort()
-  const child = spawn(process.execPath, [script, ...args, ...(portFlag ? ['--port', String(port)] : [])], {
+  const command = [process.execPath, script, ...args, ...(portFlag ? ['--port', String(port)] : [])]
+  // On one core of its own (taskset) when asked, so that the load generator does not share it.
+  const [file, ...rest] = core === undefined ? command : ['taskset', '-c', String(core), ...command]
+  const child = spawn(file as string, rest, {
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
   })

@@ -5,7 +5,8 @@ export type Responsiveness = { readonly work: string; readonly samples: number; 
 
 const percentile = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0
 
-async function sampleDuring(origin: string, work: () => Promise<unknown>): Promise<number[]> {
+/** /healthz of `origin` every 5 ms while `work` runs: its waits, sorted. */
+export async function sampleDuring(origin: string, work: () => Promise<unknown>): Promise<number[]> {
   const waits: number[] = []
   let running = true
   const probe = (async () => {

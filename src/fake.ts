@@ -1,13 +1,14 @@
 import defaultFixture from '../fixtures/default.json' with { type: 'json' }
 import { type AnimalGenerator, createFakeService, type Fake, type FakeOptions } from './fake/fake-service.js'
 import { parseFixtureRecords } from './fake/fixture.js'
+import { nextTurn } from './fake/next-turn.js'
 import type { Pet } from './spec/animals-service.js'
 
 export type { Fake, FakeOptions }
 // What a Fake's methods take and give, so that its users can name them.
 export type { Controls, ExchangeListener, ObservedExchange, SeedOptions, SeedResult, StoreControls } from './fake/fake-service.js'
 export type { ForcedRule, ForcedRuleSpec } from './fake/forced.js'
-export type { JournalEntry, JournalFilter, JournalResponse } from './fake/journal.js'
+export type { JournalEntry, JournalFilter, JournalPage, JournalResponse } from './fake/journal.js'
 export type { Outcome } from './fake/app.js'
 export type { LatencySpec } from './fake/latency.js'
 export type { KeyPolicy } from './service/auth.js'
@@ -42,12 +43,9 @@ const generateLazily: AnimalGenerator = async (options) => {
 export function createFake(options: FakeOptions = {}): Fake {
   return createFakeService(
     { pets: DEFAULT_PETS, ...options },
-    { now: () => Date.now(), random: () => Math.random(), generate: generateLazily, pause },
+    { now: () => Date.now(), random: () => Math.random(), generate: generateLazily, pause: nextTurn },
   )
 }
-
-// A timer rather than a microtask: requests waiting on sockets get their turn in between.
-const pause = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0))
 
 function loadDefaultPets(): readonly Pet[] {
   const pets = parseFixtureRecords(defaultFixture)

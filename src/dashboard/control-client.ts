@@ -30,8 +30,20 @@ export type AnimalsQuery = {
   readonly name?: string | undefined
 }
 
-/** Which requests of the journal to read. */
-export type JournalQuery = { readonly since: number; readonly method?: string | undefined; readonly status?: number | undefined; readonly path?: string | undefined }
+/**
+ * Which requests of the journal to read: after `since` (the `next` of the page before), or without
+ * it the most recent; `limit` to a page.
+ */
+export type JournalQuery = {
+  readonly since?: number | undefined
+  readonly limit: number
+  readonly method?: string | undefined
+  readonly status?: number | undefined
+  readonly path?: string | undefined
+}
+
+/** A page of the journal: its entries, oldest first, the `since` that reads on, and whether more wait. */
+export type JournalPageRead = { readonly entries: readonly JournalEntry[]; readonly next: number; readonly more: boolean }
 
 /** `GET /__control/stores`: the stores by label, never by key. */
 export type StoresList = {
@@ -64,7 +76,7 @@ export type ControlClientOptions = {
 export type ControlClient = {
   animals(query: AnimalsQuery): Promise<AnimalsPage>
   stores(): Promise<StoresList>
-  journal(query: JournalQuery): Promise<readonly JournalEntry[]>
+  journal(query: JournalQuery): Promise<JournalPageRead>
   forced(): Promise<readonly ForcedRule[]>
   latency(): Promise<LatencySpec>
   reset(): Promise<void>
@@ -115,7 +127,7 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     animals: (query) => call('GET', '/animals', { query: asParams(query) }),
     // The list of stores is the same for every store, and must not fail when the chosen one is gone.
     stores: () => call('GET', '/stores', { scoped: false }),
-    journal: async (query) => (await call<{ entries: JournalEntry[] }>('GET', '/journal', { query: asParams(query) })).entries,
+    journal: (query) => call('GET', '/journal', { query: asParams(query) }),
     forced: async () => (await call<{ rules: ForcedRule[] }>('GET', '/forced')).rules,
     latency: () => call('GET', '/latency'),
     reset: () => call('POST', '/reset'),

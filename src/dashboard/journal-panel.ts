@@ -2,7 +2,7 @@ import type { ControlClient, JournalEntry, JournalQuery } from './control-client
 import { byTestId, element, tableBody } from './dom.js'
 import { clockTime, describeExchange, describeOutcome, statusClass } from './format.js'
 
-/** The requests the API received, newest first, read a few at a time with `since`. */
+/** The requests the API received, newest first, read a page at a time with `since`. */
 export type JournalPanel = {
   /** Adds the entries that arrived since the last poll. */
   poll(): Promise<void>
@@ -15,6 +15,9 @@ export type JournalPanel = {
 /** The most rows kept on the page; the journal itself keeps 1,000. */
 export const MAX_ROWS = 200
 
+/** Entries asked for in one read, and the most reads one poll makes before the next poll goes on. */
+const PAGE = { entries: 100, readsPerPoll: 4 } as const
+
 /** Creates the panel over its table; the store column shows only under isolation. */
 export function createJournalPanel(client: ControlClient, scope: { readonly isolated: boolean }): JournalPanel {
   const table = byTestId('journal', HTMLTableElement)
@@ -24,7 +27,8 @@ export function createJournalPanel(client: ControlClient, scope: { readonly isol
   const method = byTestId('journal-method', HTMLSelectElement)
   const status = byTestId('journal-status', HTMLInputElement)
   const path = byTestId('journal-path', HTMLInputElement)
-  let since = 0
+  // The `next` of the last page read; none yet: the first read takes the most recent page.
+  let since: number | undefined
   // Counts restarts: a read that began before one must not add the rows of the old filter.
   let generation = 0
 
@@ -39,6 +43,7 @@ export function createJournalPanel(client: ControlClient, scope: { readonly isol
     const trimmed = path.value.trim()
     return {
       since,
+      limit: PAGE.entries,
       method: method.value === '' ? undefined : method.value,
       status: status.value === '' || !status.checkValidity() ? undefined : Number(status.value),
       path: trimmed === '' ? undefined : trimmed,
@@ -47,7 +52,7 @@ export function createJournalPanel(client: ControlClient, scope: { readonly isol
 
   function restart(): void {
     generation += 1
-    since = 0
+    since = undefined
     rows.replaceChildren()
     detail.hidden = true
     empty.hidden = false
@@ -57,13 +62,17 @@ export function createJournalPanel(client: ControlClient, scope: { readonly isol
     async poll() {
       table.classList.toggle('one-store', !scope.isolated)
       const started = generation
-      const entries = await client.journal(query())
-      const last = entries.at(-1)
-      if (last === undefined || started !== generation) return
-      since = last.seq
-      rows.prepend(...entries.toReversed().map((entry) => toRow(entry, detail)))
-      while (rows.rows.length > MAX_ROWS) rows.lastElementChild?.remove()
-      empty.hidden = true
+      for (let read = 0; read < PAGE.readsPerPoll; read++) {
+        const page = await client.journal(query())
+        if (started !== generation) return
+        since = page.next
+        if (page.entries.length > 0) {
+          rows.prepend(...page.entries.toReversed().map((entry) => toRow(entry, detail)))
+          while (rows.rows.length > MAX_ROWS) rows.lastElementChild?.remove()
+          empty.hidden = true
+        }
+        if (!page.more) return
+      }
     },
     async clear() {
       await client.clearJournal()

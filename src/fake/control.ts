@@ -13,6 +13,7 @@ import type { Int64 } from '../spec/animals-service.js'
 import { STATUS_FILTER_REFUSED } from '../service/pets.js'
 import { parseInt64Text } from '../service/int64.js'
 import { findByName, offsetOfId } from './animal-search.js'
+import { nextTurn } from './next-turn.js'
 import { definedOnly } from '../service/defined-only.js'
 
 /** Where the control API lives: one reserved prefix outside `/v1`. */
@@ -83,7 +84,7 @@ const ROUTES: Readonly<Record<string, Route>> = {
     }
     return json(200, await scope.writePact())
   },
-  'POST /reset': (_request, scope) => {
+  'POST /reset': async (_request, scope) => {
     scope.controls.reset()
     return summary(scope)
   },
@@ -99,17 +100,20 @@ const ROUTES: Readonly<Record<string, Route>> = {
     const store = storeOf(scope)
     return json(200, { animals: await store.loadSnapshot(readJsonBytes(request, 'a JSON array of animals')) })
   },
-  'GET /animals': (request, scope) => {
+  'GET /animals': async (request, scope) => {
     const { store } = storeOf(scope)
     const query = orThrow(parsePageQuery(new URLSearchParams(request.search)))
     const counts = store.counts()
     const listed = store.view(query.status)
-    const head = query.name === undefined ? pageOf(listed, query) : namedPageOf(listed, query.name, query)
+    const head = query.name === undefined ? pageOf(listed, query) : await namedPageOf(listed, query.name, query)
     // Animals keep their exact JSON (int64 past 2^53 included), so the body is assembled here.
     const text = JSON.stringify({ ...head.summary, limit: query.limit, counts })
     return { status: 200, headers: CONTROL_JSON, body: `${text.slice(0, -1)},"animals":[${head.texts.join(',')}]}` }
   },
-  'GET /journal': (request, scope) => json(200, { entries: scope.controls.journal(orThrow(parseJournalFilter(new URLSearchParams(request.search)))) }),
+  'GET /journal': async (request, scope) => {
+    const { texts, next, more, total } = await scope.controls.journalPage(orThrow(parseJournalFilter(new URLSearchParams(request.search))))
+    return { status: 200, headers: CONTROL_JSON, body: `{"entries":[${texts.join(',')}],"next":${next},"more":${more},"total":${total}}` }
+  },
   'DELETE /journal': (_request, scope) => {
     scope.controls.clearJournal()
     return noContent()
@@ -238,11 +242,11 @@ function storeOf(scope: Scope): StoreControls {
   )
 }
 
-function summary(scope: Scope): PlainResponse {
+async function summary(scope: Scope): Promise<PlainResponse> {
   const store = scope.store?.store
   return json(200, {
     animals: store?.size ?? null,
-    journal: scope.controls.journal().length,
+    journal: (await scope.controls.journalPage({ limit: 1 })).total,
     forcedRules: scope.controls.forcedRules().length,
   })
 }
@@ -261,7 +265,10 @@ function readJsonBytes(request: PlainRequest, expected: string): Uint8Array {
   return body
 }
 
-const JOURNAL_NUMBERS = { status: [100, 599], since: [0, Number.MAX_SAFE_INTEGER], limit: [1, 100_000] } as const
+/** A journal page's entries when no `limit` is given, and the most one may ask for (a store's journal holds 1,000). */
+export const JOURNAL_PAGE = { default: 100, max: 1000 } as const
+
+const JOURNAL_NUMBERS = { status: [100, 599], since: [0, Number.MAX_SAFE_INTEGER], limit: [1, JOURNAL_PAGE.max] } as const
 
 function parseJournalFilter(query: URLSearchParams): Result<JournalFilter, ApiError> {
   const filter: Record<string, string | number> = {}
@@ -276,7 +283,7 @@ function parseJournalFilter(query: URLSearchParams): Result<JournalFilter, ApiEr
       return fail(apiError('invalid_parameter', `Unknown query parameter '${name}': use method, path, status, tenant, since or limit.`))
     }
   }
-  return ok(filter as JournalFilter)
+  return ok({ limit: JOURNAL_PAGE.default, ...filter } as JournalFilter)
 }
 
 /**
@@ -313,8 +320,8 @@ function pageOf(listed: readonly string[], query: PageQuery): PageHead {
 }
 
 /** `total` counts the matches among the animals read, `scanned` of them: all but in a store past MAX_NAME_SCAN. */
-function namedPageOf(listed: readonly string[], name: string, query: PageQuery): PageHead {
-  const found = findByName(listed, name, query.offset, query.limit)
+async function namedPageOf(listed: readonly string[], name: string, query: PageQuery): Promise<PageHead> {
+  const found = await findByName(listed, name, query.offset, query.limit, nextTurn)
   return { summary: { total: found.matched, offset: query.offset, scanned: found.scanned, complete: found.scanned === listed.length }, texts: found.texts }
 }
 

@@ -5,7 +5,7 @@ import { type ApiError, apiError, FakeInputError, orThrow } from '../service/err
 import { type ForcedRule, type ForcedRuleSpec, parseForcedRule } from './forced.js'
 import { parseFixtureRecords } from './fixture.js'
 import { isDropped, type PlainRequest, type Reply } from '../service/http.js'
-import { type JournalEntry, type JournalFilter, readJournals } from './journal.js'
+import { type JournalEntry, type JournalFilter, type JournalPage, readJournalPage, readJournals } from './journal.js'
 import { type LatencySpec, parseLatency, pickDelay, toLatencySpec } from './latency.js'
 import { parseSnapshotGradually } from './snapshot.js'
 import type { IdReservation, Store } from '../service/store.js'
@@ -85,6 +85,8 @@ export type Controls = {
   reset(): void
   /** Requests this scope answered, oldest first. */
   journal(filter?: JournalFilter): JournalEntry[]
+  /** One page of them as JSON texts, within `JOURNAL_PAGE_CHARS`: what `GET /__control/journal` answers. */
+  journalPage(filter: JournalFilter): Promise<JournalPage>
   clearJournal(): void
   /** Forces answers on this scope's requests; see `ForcedRuleSpec`. */
   force(spec: ForcedRuleSpec): ForcedRule
@@ -164,7 +166,7 @@ export function createFakeService(options: FakeOptions, environment: FakeEnviron
   const app = createApp({ keys, tenantFor: tenants.forToken, everyStore: tenants.everyStore, prefer: options.prefer ?? true })
   let listeners: readonly ExchangeListener[] = []
   const storeControls = (tenant: () => Tenant, reset: () => void): StoreControls =>
-    joined(scopeControls(tenant, reset), animalControls(tenant, budget, environment))
+    joined(scopeControls(tenant, reset, environment.pause), animalControls(tenant, budget, environment))
 
   // Under isolation there is no shared store: its store controls point the caller to forKey.
   const sharedTenant = (): Tenant => {
@@ -172,7 +174,7 @@ export function createFakeService(options: FakeOptions, environment: FakeEnviron
     return tenants.shared
   }
   const shared = animalControls(sharedTenant, budget, environment)
-  const everyStore = everyStoreControls(tenants)
+  const everyStore = everyStoreControls(tenants, environment.pause)
 
   const api: Omit<Fake, keyof StoreControls> & Pick<Fake, 'reset'> = {
     keys,
@@ -229,10 +231,11 @@ function joined<A extends object, B extends object>(a: A, b: B): A & B {
 }
 
 /** The controls of one scope's rules, latency and journal. */
-function scopeControls(scope: () => Scope, reset: () => void): Controls {
+function scopeControls(scope: () => Scope, reset: () => void, pause: () => Promise<void>): Controls {
   return {
     reset,
     journal: (filter = {}) => scope().journal.entries(filter),
+    journalPage: (filter) => readJournalPage([scope().journal], filter, pause),
     clearJournal: () => scope().journal.clear(),
     force: (spec) => scope().forced.add(checkRule(spec)),
     forcedRules: () => scope().forced.list(),
@@ -250,14 +253,15 @@ function scopeControls(scope: () => Scope, reset: () => void): Controls {
  * The controls of every store at once: under isolation, each store's rules and journal with those
  * set without a key, and a latency that every store takes; without it, the one store's.
  */
-function everyStoreControls(tenants: Tenants): Controls {
+function everyStoreControls(tenants: Tenants, pause: () => Promise<void>): Controls {
   const { everyStore } = tenants
   const reset = (): void => tenants.reset()
-  if (!tenants.isolated) return scopeControls(() => everyStore, reset)
+  if (!tenants.isolated) return scopeControls(() => everyStore, reset, pause)
   const scopes = (): Scope[] => [everyStore, ...tenants.all()]
   return {
     reset,
     journal: (filter = {}) => readJournals(scopes().map((scope) => scope.journal), filter),
+    journalPage: (filter) => readJournalPage(scopes().map((scope) => scope.journal), filter, pause),
     clearJournal: () => scopes().forEach((scope) => scope.journal.clear()),
     force: (spec) => everyStore.forced.add(checkRule(spec)),
     forcedRules: () => scopes().flatMap((scope) => scope.forced.list()).sort((a, b) => a.id - b.id),

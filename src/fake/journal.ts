@@ -1,5 +1,5 @@
 import type { Fields, PlainRequest, PlainResponse } from '../service/http.js'
-import { createScrubber, CREDENTIAL_HEADER, credentialsOf, REDACTED, redactQuery, type Scrubber } from '../service/credentials.js'
+import { authSchemeOf, CREDENTIAL_HEADER, REDACTED, redactQuery, type Scrubber, scrubberOfRequest } from '../service/credentials.js'
 import type { Outcome } from './app.js'
 
 /** One request the API received, as the journal shows it: credentials are never in it. */
@@ -44,9 +44,12 @@ export type JournalFilter = {
   readonly path?: string
   readonly status?: number
   readonly tenant?: string
-  /** Only entries with a greater `seq`. */
+  /** Only entries with a greater `seq`: a cursor, the `next` of the page before. */
   readonly since?: number
-  /** The most recent this many, oldest first; all by default. */
+  /**
+   * This many at most, oldest first: with `since` the first this many after it (the next page),
+   * without it the most recent; all by default.
+   */
   readonly limit?: number
 }
 
@@ -242,11 +245,58 @@ function fieldsLength(fields: Fields): number {
 
 /** The entries of several journals as one, in the order the requests came. */
 export function readJournals(journals: readonly Journal[], filter: JournalFilter = {}): JournalEntry[] {
+  return limited(matchingIn(journals, filter), filter).map((entry) => toEntry(entry))
+}
+
+/** One page of a journal read as JSON, for the control API: see `readJournalPage`. */
+export type JournalPage = {
+  /** Each entry's JSON text, oldest first. */
+  readonly texts: readonly string[]
+  /** The `since` that reads on from this page: its last entry's `seq` (the `since` asked, or 0, when it is empty). */
+  readonly next: number
+  /** Whether entries matching the filter come after this page. */
+  readonly more: boolean
+  /** How many entries match the filter (`since` included), on this page and past it. */
+  readonly total: number
+}
+
+/** The most JSON text one page of the journal holds: a read serialises at most this much at once. */
+export const JOURNAL_PAGE_CHARS = 1024 * 1024
+
+/** Entries turned into JSON between pauses: an entry of a request with a 15 KB key takes up to half a millisecond. */
+export const PAGE_CHUNK = 20
+
+/**
+ * A page of the journals as JSON texts: the entries `readJournals` gives, cut short once they pass
+ * `JOURNAL_PAGE_CHARS` (the first always kept), waiting for `pause` after every `PAGE_CHUNK`
+ * entries, so that no read holds the event loop for long.
+ */
+export async function readJournalPage(journals: readonly Journal[], filter: JournalFilter, pause: () => Promise<void>): Promise<JournalPage> {
+  const matching = matchingIn(journals, filter)
+  const chosen = limited(matching, filter)
+  const texts: string[] = []
+  let chars = 0
+  for (const entry of chosen) {
+    if (texts.length > 0 && texts.length % PAGE_CHUNK === 0) await pause()
+    const text = JSON.stringify(toEntry(entry))
+    if (texts.length > 0 && chars + text.length > JOURNAL_PAGE_CHARS) break
+    texts.push(text)
+    chars += text.length
+  }
+  const last = chosen[texts.length - 1]
+  return { texts, next: last?.seq ?? filter.since ?? 0, more: last !== undefined && last !== matching.at(-1), total: matching.length }
+}
+
+function matchingIn(journals: readonly Journal[], filter: JournalFilter): Stored[] {
   const matching: Stored[] = []
   for (const journal of journals) for (const entry of storedOf.get(journal)?.() ?? []) if (matches(entry, filter)) matching.push(entry)
   if (journals.length > 1) matching.sort((a, b) => a.seq - b.seq)
-  const limited = filter.limit === undefined ? matching : matching.slice(-filter.limit)
-  return limited.map((entry) => toEntry(entry))
+  return matching
+}
+
+function limited(matching: Stored[], filter: JournalFilter): Stored[] {
+  if (filter.limit === undefined) return matching
+  return filter.since === undefined ? matching.slice(-filter.limit) : matching.slice(0, filter.limit)
 }
 
 // "different" keeps a copy, which no answer shows; one that wrongly says "same" shows in the
@@ -335,43 +385,44 @@ const scrubbers = new WeakMap<Fields, Map<string, Scrubber>>()
 function scrubberOf(entry: Stored): Scrubber {
   const byQuery = scrubbers.get(entry.headers) ?? new Map<string, Scrubber>()
   scrubbers.set(entry.headers, byQuery)
-  const found = byQuery.get(entry.search) ?? createScrubber(credentialsOf({ headers: entry.headers, search: entry.search }))
+  const found = byQuery.get(entry.search) ?? scrubberOfRequest({ headers: entry.headers, search: entry.search })
   byQuery.set(entry.search, found)
   return found
 }
 
 const decoder = new TextDecoder()
 
+// Whatever the request sent may repeat one of its own credentials (a key in a name, a path, a
+// Referer's query): every part shown is scrubbed of them, as the answer is.
 function toEntry(entry: Stored): JournalEntry {
-  const headers = shownHeaders(entry.headers, (value) => value)
+  const scrub = scrubberOf(entry)
   const shown: JournalEntry = {
     seq: entry.seq,
     time: new Date(entry.receivedAt).toISOString(),
     tenant: entry.tenant,
     method: entry.method,
-    path: `${entry.basePath}${entry.path}`,
-    query: redactQuery(entry.search),
+    path: scrub(`${entry.basePath}${entry.path}`),
+    query: scrub(redactQuery(entry.search)),
     status: entry.status,
     forced: entry.forced,
     outcome: entry.outcome,
     delayMs: entry.delayMs,
-    headers,
+    headers: shownHeaders(entry.headers, scrub),
   }
-  const withBody = entry.body === undefined ? shown : { ...shown, body: decoder.decode(entry.body) }
+  const withBody = entry.body === undefined ? shown : { ...shown, body: scrub(decoder.decode(entry.body)) }
   if (entry.responseHeaders === undefined) return withBody
-  // An answer may echo what the request carried: the request's credentials are scrubbed from it.
-  const scrub = scrubberOf(entry)
   const text = typeof entry.responseBody === 'string' ? entry.responseBody.slice(0, BODY_LIMIT) : entry.responseBody === undefined ? undefined : decoder.decode(entry.responseBody)
   const response: JournalResponse = { headers: shownHeaders(entry.responseHeaders, scrub), ...(text === undefined ? {} : { body: scrub(text) }) }
   return { ...withBody, response }
 }
 
 /**
- * Redacts a credential header's value. Authorization and Proxy-Authorization keep their auth scheme
- * (`Bearer`), so a test can still see which kind of credential was sent.
+ * Redacts a credential header's value. Authorization and Proxy-Authorization keep a known auth
+ * scheme (`Bearer`), so a test can still see which kind of credential was sent; a first word that is
+ * no known scheme may be the key's own, and goes with the rest.
  */
 function redactSecret(name: string, value: string): string {
   if (name !== 'authorization' && name !== 'proxy-authorization') return REDACTED
-  const scheme = /^[A-Za-z][A-Za-z0-9-]{0,19} /.exec(value)?.[0]
+  const scheme = authSchemeOf(value)
   return scheme === undefined ? REDACTED : `${scheme}${REDACTED}`
 }

@@ -2,8 +2,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { apiError, INTERNAL_ERROR, toErrorResponse } from '../service/errors.js'
 import { type Fields, type Handler, isDropped, type PlainRequest, type PlainResponse, type Reply } from '../service/http.js'
 import { MAX_BODY_BYTES } from '../service/json-body.js'
+import { scrubRequestText } from '../service/credentials.js'
 
-/** One request as a request log shows it: never the query, headers or body, which may carry credentials. */
+/**
+ * One request as a request log shows it: never the query, headers or body, which may carry
+ * credentials, and its path scrubbed of those the request carried.
+ */
 export type Exchange = {
   readonly method: string
   /** The path without the query string. */
@@ -269,10 +273,15 @@ function send(exchanging: Exchanging, reply: PlainResponse): void {
 }
 
 function report(exchanging: Exchanging, status: number | null): void {
-  const { server, req, started } = exchanging
+  const { server, req, headers, started } = exchanging
   const { onExchange } = server
   if (onExchange === undefined) return
-  onExchange({ method: req.method ?? 'GET', path: pathOf(req.url ?? '/'), status, durationMs: performance.now() - started })
+  // The path may repeat a credential the request carried (a key as a pet id): the log shows none.
+  const target = req.url ?? '/'
+  const mark = target.indexOf('?')
+  const search = mark === -1 ? '' : target.slice(mark + 1)
+  const path = scrubRequestText(mark === -1 ? target : target.slice(0, mark), { headers, search })
+  onExchange({ method: req.method ?? 'GET', path, status, durationMs: performance.now() - started })
 }
 
 // Headers go to writeHead as one flat list, where an object, or a setHeader beside it, costs Node

@@ -1,5 +1,5 @@
 import type { ObservedExchange } from '../fake/fake-service.js'
-import { createScrubber, credentialsOf } from '../service/credentials.js'
+import { scrubberOfRequest } from '../service/credentials.js'
 import { isDropped } from '../service/http.js'
 import { API_KEY_PLACEHOLDER, INVALID_KEY } from '../contracts/placeholder-key.js'
 import { isPetStatus, LIMIT, NEW_PET_FIELDS, OPERATIONS, type OperationId, operationOf, PET_STATUSES, type PetStatus, petPath } from '../spec/animals-service.js'
@@ -89,7 +89,7 @@ export function createPactRecording(consumer: string): PactRecording {
 
 function toInteraction({ request, reply, forced }: ObservedExchange): { candidate?: Candidate; warnings: string[] } {
   // What a warning names of the request, without a credential it carried (a query's api_key, say).
-  const scrub = createScrubber(credentialsOf(request))
+  const scrub = scrubberOfRequest(request)
   const what = scrub(`${request.method} ${request.basePath}${request.path}${request.search === '' ? '' : `?${redactQuery(request.search)}`}`)
   if (forced) return { warnings: [`${what}: a forced answer (a Prefer header or a forced rule) is a test's choice, not the service's: not recorded`] }
   if (isDropped(reply)) return { warnings: [`${what}: a dropped connection: not recorded`] }

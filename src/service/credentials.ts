@@ -23,10 +23,37 @@ export function redactQuery(search: string): string {
 export type Scrubber = (text: string) => string
 
 /**
+ * The authentication schemes an `Authorization` value may start with (IANA's registry, and the
+ * `Token` and `ApiKey` many APIs use): the one word of a credential header a journal may show.
+ */
+const AUTH_SCHEMES: ReadonlySet<string> = new Set(
+  ['basic', 'bearer', 'digest', 'dpop', 'gnap', 'hoba', 'mutual', 'negotiate', 'ntlm', 'oauth', 'privatetoken', 'scram-sha-1', 'scram-sha-256', 'vapid', 'token', 'apikey', 'aws4-hmac-sha256', 'concealed'],
+)
+
+/** The scheme a credential header's value starts with, as sent (`Bearer `), when it is a known one. */
+export function authSchemeOf(value: string): string | undefined {
+  const scheme = /^[A-Za-z][A-Za-z0-9-]{0,19} /.exec(value)?.[0]
+  return scheme !== undefined && AUTH_SCHEMES.has(scheme.trim().toLowerCase()) ? scheme : undefined
+}
+
+/**
+ * A credential header's words are each a credential only while it has this many: `Bearer k` is two,
+ * Digest's parameters a few. A value of more words is a credential whole and after its scheme.
+ */
+export const MAX_CREDENTIAL_WORDS = 8
+
+/**
+ * The most credentials one request is taken to carry. Past it, whatever shows the request is
+ * redacted whole (`createScrubber`): scrubbing a request of a thousand credentials from
+ * everything it sent would cost a reader seconds.
+ */
+export const MAX_CREDENTIALS = 64
+
+/**
  * Every credential a request carried, each in the forms an answer may echo: a credential header's
- * value whole and each word after its scheme (`Bearer k` gives `Bearer k` and `k`; a key sent
- * without a scheme is one word, itself), each cookie's value, and the value of each credential-like
- * query parameter.
+ * value whole, after a known scheme, and each of its words (all of them when it starts with no
+ * known scheme: `real KEY` gives `real` too), each cookie's value, and the value of each
+ * credential-like query parameter.
  * @example credentialsOf({ headers: { authorization: 'Bearer k-1' }, search: 'api_key=q-2' }) // ['Bearer k-1', 'k-1', 'q-2']
  */
 export function credentialsOf(request: { readonly headers: Fields; readonly search: string }): string[] {
@@ -34,7 +61,7 @@ export function credentialsOf(request: { readonly headers: Fields; readonly sear
   const add = (value: string): void => {
     const trimmed = value.trim()
     // Punctuation alone (a stray `;`) is no credential, nor a scheme sent without one (`Bearer `).
-    if (/[A-Za-z0-9]/.test(trimmed) && !/^(?:bearer|basic)$/i.test(trimmed)) found.add(trimmed)
+    if (/[A-Za-z0-9]/.test(trimmed) && !AUTH_SCHEMES.has(trimmed.toLowerCase())) found.add(trimmed)
   }
   for (const [name, value] of Object.entries(request.headers)) {
     if (!CREDENTIAL_HEADER.test(name)) continue
@@ -43,10 +70,34 @@ export function credentialsOf(request: { readonly headers: Fields; readonly sear
       for (const pair of value.split(';')) add(pair.slice(pair.indexOf('=') + 1))
       continue
     }
-    for (const word of value.trim().split(/\s+/).slice(1)) add(word)
+    const trimmed = value.trim()
+    const scheme = authSchemeOf(trimmed)
+    if (scheme !== undefined) add(trimmed.slice(scheme.length))
+    // Split no further than needed to know the value has too many words.
+    const words = trimmed.split(/\s+/, MAX_CREDENTIAL_WORDS + 1)
+    if (words.length <= MAX_CREDENTIAL_WORDS) for (const word of scheme === undefined ? words : words.slice(1)) add(word)
   }
-  for (const [name, value] of new URLSearchParams(request.search)) if (CREDENTIAL_PARAM.test(name)) add(value)
+  if (request.search !== '') for (const [name, value] of new URLSearchParams(request.search)) if (CREDENTIAL_PARAM.test(name)) add(value)
   return [...found]
+}
+
+/** The scrubber of one request's credentials (see `createScrubber`). */
+export function scrubberOfRequest(request: { readonly headers: Fields; readonly search: string }): Scrubber {
+  return createScrubber(credentialsOf(request))
+}
+
+function redactWhole(text: string): string {
+  return text === '' ? text : REDACTED
+}
+
+/**
+ * `text` (a log line's path) scrubbed of the request's credentials: the scrubber is made only when
+ * the text holds one, so a request that repeats none costs a look at its headers.
+ */
+export function scrubRequestText(text: string, request: { readonly headers: Fields; readonly search: string }): string {
+  const credentials = credentialsOf(request)
+  const holds = credentials.some((credential) => text.includes(credential) || text.includes(encodeURIComponent(credential)))
+  return holds ? createScrubber(credentials)(text) : text
 }
 
 /**
@@ -63,10 +114,12 @@ const WORD_CHARS = 'A-Za-z0-9\\-._~'
  * A scrubber that replaces each credential, as written and percent-encoded, with `[redacted]`:
  * anywhere when it has 8 characters or more, as a whole word when shorter. Empty and missing ones
  * are skipped. Apply it to what came from outside (values, paths, records), not to prose of our own.
+ * Past `MAX_CREDENTIALS`, it replaces every non-empty text whole.
  * @example createScrubber(['k-123456'])('Bearer k-123456') // 'Bearer [redacted]'
  * @example createScrubber(['a'])('{"name":"a","status":"available"}') // '{"name":"[redacted]","status":"available"}'
  */
 export function createScrubber(credentials: readonly (string | undefined)[]): Scrubber {
+  if (credentials.length > MAX_CREDENTIALS) return redactWhole
   const forms = new Set<string>()
   for (const credential of credentials) {
     if (credential === undefined || credential === '') continue

@@ -1,19 +1,43 @@
 import { expect, it } from 'vitest'
-import { findByName, MAX_NAME_SCAN, offsetOfId } from '../../src/fake/animal-search.js'
+import { findByName, MAX_NAME_SCAN, offsetOfId, SEARCH_CHUNK } from '../../src/fake/animal-search.js'
+import { toPetJson } from '../../src/service/pets.js'
 
-const text = (id: number | bigint, name: string) => `{"id":${id},"name":${JSON.stringify(name)},"categoryId":1}`
+const text = (id: number | bigint, name: string) => toPetJson({ id, name, categoryId: 1 })
+const noPause = async (): Promise<void> => undefined
 
-it('reads at most MAX_NAME_SCAN animals for one search: all of a store exactly that size, the first part of a bigger one', () => {
+it('reads at most MAX_NAME_SCAN animals for one search: all of a store exactly that size, the first part of a bigger one', async () => {
   const store = Array.from({ length: MAX_NAME_SCAN }, (_, i) => text(i + 1, i === MAX_NAME_SCAN - 1 ? 'Last' : 'x'))
-  expect(findByName(store, 'last', 0, 10)).toEqual({ texts: [store.at(-1)], matched: 1, scanned: MAX_NAME_SCAN })
+  expect(await findByName(store, 'last', 0, 10, noPause)).toEqual({ texts: [store.at(-1)], matched: 1, scanned: MAX_NAME_SCAN })
   const bigger = [...store, text(MAX_NAME_SCAN + 1, 'Last')]
-  expect(findByName(bigger, 'last', 0, 10)).toEqual({ texts: [store.at(-1)], matched: 1, scanned: MAX_NAME_SCAN })
+  expect(await findByName(bigger, 'last', 0, 10, noPause)).toEqual({ texts: [store.at(-1)], matched: 1, scanned: MAX_NAME_SCAN })
 })
 
-it('counts every match read while giving only the page asked for', () => {
+it(`pauses after every ${SEARCH_CHUNK} animals read, so other requests get the event loop, and not before the first`, async () => {
+  const readAt: number[] = []
+  let read = 0
+  const store = new Proxy(Array.from({ length: 3 * SEARCH_CHUNK + 1 }, (_, i) => text(i + 1, 'x')), {
+    get: (target, key) => {
+      if (typeof key === 'string' && /^[0-9]+$/.test(key)) read = Number(key) + 1
+      return Reflect.get(target, key)
+    },
+  })
+  await findByName(store, 'y', 0, 10, async () => void readAt.push(read))
+  expect(readAt).toEqual([SEARCH_CHUNK, 2 * SEARCH_CHUNK, 3 * SEARCH_CHUNK])
+})
+
+it('counts every match read while giving only the page asked for', async () => {
   const store = ['Ann', 'Anna', 'Bob', 'Joanne'].map((name, i) => text(i + 1, name))
-  expect(findByName(store, 'ann', 1, 1)).toEqual({ texts: [store[1]], matched: 3, scanned: 4 })
-  expect(findByName(store, 'ann', 3, 5)).toEqual({ texts: [], matched: 3, scanned: 4 })
+  expect(await findByName(store, 'ann', 1, 1, noPause)).toEqual({ texts: [store[1]], matched: 3, scanned: 4 })
+  expect(await findByName(store, 'ann', 3, 5, noPause)).toEqual({ texts: [], matched: 3, scanned: 4 })
+})
+
+it('matches the name alone, as written: escaped characters read, and never a word of the other fields', async () => {
+  const store = [text(1, 'Zoë "Zed"'), text(2, 'Rex'), text(3, 'Back\\slash, "categoryId":'), toPetJson({ id: 4, name: 'Kit', categoryId: 7, status: 'available' })]
+  expect((await findByName(store, 'ë "z', 0, 10, noPause)).texts).toEqual([store[0]])
+  expect((await findByName(store, '\\slash, "CATEGORYID":', 0, 10, noPause)).texts).toEqual([store[2]])
+  // "id", "name", "categoryId" and "available" are in every text, in none of these names.
+  const plain = [store[0], store[1], store[3]] as string[]
+  for (const word of ['id', 'name', 'categ', 'avail', '7']) expect((await findByName(plain, word, 0, 10, noPause)).matched, word).toBe(0)
 })
 
 it('finds where an id would be in a list ordered by id, past 2^53 included', () => {

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest'
-import { CONTROL_BODY_LIMITS, createControl, snapshotBodyLimit } from '../../src/fake/control.js'
+import { CONTROL_BODY_LIMITS, createControl, JOURNAL_PAGE, snapshotBodyLimit } from '../../src/fake/control.js'
+import { JOURNAL_PAGE_CHARS } from '../../src/fake/journal.js'
 import type { PlainRequest } from '../../src/service/http.js'
 import { createTestFake, plainRequest } from '../support/core-fake.js'
 import type { Pet } from '../../src/spec/animals-service.js'
@@ -162,11 +163,52 @@ it('filters the journal by method, path, status, tenant, since and limit, and re
     ['colour=red', "Unknown query parameter 'colour': use method, path, status, tenant, since or limit."],
     ['status=99', "Query parameter 'status' must be a whole number from 100 to 599."],
     ['status=600', "Query parameter 'status' must be a whole number from 100 to 599."],
-    ['limit=100001', "Query parameter 'limit' must be a whole number from 1 to 100000."],
+    ['limit=1001', "Query parameter 'limit' must be a whole number from 1 to 1000."],
+    ['limit=0', "Query parameter 'limit' must be a whole number from 1 to 1000."],
     ['since=1.5', "Query parameter 'since' must be a whole number from 0 to 9007199254740991."],
   ]
   await expectRefusals(api, '/journal', refusals)
-  expect((await ask(api, { path: '/journal', search: 'status=599&limit=100000&since=0' })).status).toBe(200)
+  expect((await ask(api, { path: '/journal', search: 'status=599&limit=1000&since=0' })).status).toBe(200)
+})
+
+it('reads the journal a page at a time: the most recent page without since, the next after it with since, more and total saying what is left', async () => {
+  const fake = createTestFake({ pets })
+  const api = createControl({ fake })
+  for (let i = 0; i < JOURNAL_PAGE.default + 30; i++) fake.handle(plainRequest({ path: `/pets/${i + 1}`, headers: { authorization: 'Bearer k' } }))
+  const read = async (search: string) => {
+    const { entries, ...rest } = (await ask(api, { path: '/journal', search })).body as { entries: { seq: number }[]; next: number; more: boolean; total: number }
+    return { seqs: entries.map((entry) => entry.seq), ...rest }
+  }
+  const recent = await read('')
+  expect(recent.seqs).toEqual(Array.from({ length: JOURNAL_PAGE.default }, (_, i) => i + 31))
+  expect(recent).toMatchObject({ next: 130, more: false, total: 130 })
+  const first = await read('since=0&limit=50')
+  expect(first).toMatchObject({ next: 50, more: true, total: 130 })
+  expect(first.seqs).toEqual(Array.from({ length: 50 }, (_, i) => i + 1))
+  const rest = await read(`since=${first.next}`)
+  expect(rest.seqs).toEqual(Array.from({ length: 80 }, (_, i) => i + 51))
+  expect(rest).toMatchObject({ next: 130, more: false })
+  expect(await read('since=130')).toEqual({ seqs: [], next: 130, more: false, total: 0 })
+  expect(await read('since=128&limit=2')).toMatchObject({ seqs: [129, 130], next: 130, more: false })
+  expect(await read('since=127&limit=2')).toMatchObject({ seqs: [128, 129], next: 129, more: true })
+  expect((await ask(api, { path: '/' })).body).toMatchObject({ journal: 130 })
+})
+
+it(`ends a page early past ${JOURNAL_PAGE_CHARS} characters of JSON, keeping at least one entry, and says more wait`, async () => {
+  const fake = createTestFake({ pets })
+  const api = createControl({ fake })
+  // Each entry holds a 4 KiB body, refused for its long name: about 4.5 KB of JSON.
+  const body = new TextEncoder().encode(JSON.stringify({ name: 'x'.repeat(4200), categoryId: 1 }))
+  for (let i = 0; i < 400; i++) fake.handle(plainRequest({ method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body }))
+  const text = (await api.handle(control({ path: '/journal', search: 'since=0&limit=1000' }))).body ?? ''
+  const { entries, next, more } = JSON.parse(text) as { entries: { seq: number }[]; next: number; more: boolean }
+  expect(text.length).toBeLessThanOrEqual(JOURNAL_PAGE_CHARS + 100)
+  expect(entries.length).toBeGreaterThan(100)
+  expect(entries.length).toBeLessThan(400)
+  expect(more).toBe(true)
+  expect(next).toBe(entries.at(-1)?.seq)
+  const after = (await ask(api, { path: '/journal', search: `since=${next}&limit=1000` })).body as { entries: { seq: number }[] }
+  expect(after.entries[0]?.seq).toBe(next + 1)
 })
 
 it('under isolation, acts on the store of the key or the label sent, and names what is missing otherwise', async () => {

@@ -71,12 +71,14 @@ it('redacts credentials by header name, keeping the scheme of Authorization and 
   const sent: [Fields, Fields][] = [
     [{ authorization: 'Bearer k-123' }, { authorization: 'Bearer [redacted]' }],
     [{ 'proxy-authorization': 'Basic dXNlcjpwYXNz' }, { 'proxy-authorization': 'Basic [redacted]' }],
-    // No scheme, or none that looks like one (a letter, then up to 19 letters, digits or dashes, then a space).
+    // Only a known scheme shows, as sent; a first word that is none may be the key's own.
+    [{ authorization: 'token t-1' }, { authorization: 'token [redacted]' }],
+    [{ authorization: 'SCRAM-SHA-256 data' }, { authorization: 'SCRAM-SHA-256 [redacted]' }],
     [{ authorization: 'k-123' }, { authorization: '[redacted]' }],
+    [{ authorization: 'real KEY-abcdef123' }, { authorization: '[redacted]' }],
     [{ authorization: '1abc secret' }, { authorization: '[redacted]' }],
-    [{ authorization: `A${'b'.repeat(19)} secret` }, { authorization: `A${'b'.repeat(19)} [redacted]` }],
-    [{ authorization: `A${'b'.repeat(20)} secret` }, { authorization: '[redacted]' }],
-    [{ authorization: 'X-Custom-9 secret' }, { authorization: 'X-Custom-9 [redacted]' }],
+    [{ authorization: `A${'b'.repeat(19)} secret` }, { authorization: '[redacted]' }],
+    [{ authorization: 'X-Custom-9 secret' }, { authorization: '[redacted]' }],
     [
       { cookie: 's=1', 'set-cookie': 's=2', 'x-api-key': 'k', 'x-control-token': 't', 'x-session-id': 'i', accept: 'application/json' },
       { cookie: '[redacted]', 'set-cookie': '[redacted]', 'x-api-key': '[redacted]', 'x-control-token': '[redacted]', 'x-session-id': '[redacted]', accept: 'application/json' },

@@ -99,7 +99,7 @@ it('GET /__control/journal shows what the app sent, filtered, credentials redact
   expectError(await control().call('/journal', { query: 'status=abc' }), 400, 'invalid_parameter', 'status')
   expectError(await control().call('/journal', { query: 'colour=red' }), 400, 'invalid_parameter', 'colour')
   expect((await control().call('/journal', { method: 'DELETE' })).status).toBe(204)
-  expect((await control().call('/journal')).json).toEqual({ entries: [] })
+  expect((await control().call('/journal')).json).toEqual({ entries: [], next: 0, more: false, total: 0 })
 })
 
 it('POST /__control/forced makes the next N matching requests fail with a valid Error body', async () => {

@@ -25,7 +25,7 @@ beforeEach(() => fake.reset())
 const api = (key: string) => createApiClient(`${server.url}${API_BASE}`, key)
 const control = (key?: string) => createControlClient(`${server.url}${CONTROL_BASE}`, key)
 const rules = async (key?: string) => ((await control(key).call('/forced')).json as { rules: ForcedRule[] }).rules
-const journal = async (key?: string) => ((await control(key).call('/journal')).json as { entries: JournalEntry[] }).entries
+const journal = async (key?: string) => ((await control(key).call('/journal', { query: 'limit=1000' })).json as { entries: JournalEntry[] }).entries
 const statuses = (result: CallResult[]) => result.map((each) => each.status)
 
 it('keeps each key\'s forced rule to its own store: another key can neither meet it, list it nor remove it', async () => {

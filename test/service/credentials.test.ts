@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { createScrubber, credentialsOf, REDACTED } from '../../src/service/credentials.js'
+import { authSchemeOf, createScrubber, credentialsOf, MAX_CREDENTIAL_WORDS, MAX_CREDENTIALS, REDACTED, scrubRequestText } from '../../src/service/credentials.js'
 
 it('knows every credential a request carried: a credential header whole and each word after its scheme, each cookie, each credential-like query value', () => {
   const found = credentialsOf({
@@ -35,4 +35,38 @@ it('replaces a shorter credential only where it stands as a whole word, so a one
   expect(scrub('mkdir /tmp/s3cret/r.json, not s3crets nor xs3cret')).toBe(`mkdir /tmp/${REDACTED}/r.json, not s3crets nor xs3cret`)
   // Characters a regular expression would read are matched as written.
   expect(createScrubber(['a.b'])('a.b axb')).toBe(`${REDACTED} axb`)
+})
+
+it('takes a credential header\'s words one by one only after a known scheme, or all of them when it starts with none', () => {
+  expect(credentialsOf({ headers: { authorization: 'real KEY-abcdef123' }, search: '' })).toEqual(['real KEY-abcdef123', 'real', 'KEY-abcdef123'])
+  expect(credentialsOf({ headers: { authorization: 'Digest user="u", nonce="n"' }, search: '' })).toEqual(['Digest user="u", nonce="n"', 'user="u", nonce="n"', 'user="u",', 'nonce="n"'])
+  expect(authSchemeOf('Bearer k')).toBe('Bearer ')
+  expect(authSchemeOf('SCRAM-SHA-256 k')).toBe('SCRAM-SHA-256 ')
+  expect(authSchemeOf('real k')).toBeUndefined()
+  expect(authSchemeOf('Bearer')).toBeUndefined()
+})
+
+it(`scrubs a header of more than ${MAX_CREDENTIAL_WORDS} words whole and after its scheme, not word by word`, () => {
+  const words = Array.from({ length: MAX_CREDENTIAL_WORDS }, (_, i) => `w${i}-word`)
+  expect(credentialsOf({ headers: { 'x-api-key': words.join(' ') }, search: '' })).toEqual([words.join(' '), ...words])
+  const more = [...words, 'w8-word']
+  expect(credentialsOf({ headers: { 'x-api-key': more.join(' ') }, search: '' })).toEqual([more.join(' ')])
+  expect(credentialsOf({ headers: { authorization: `Bearer ${more.join(' ')}` }, search: '' })).toEqual([`Bearer ${more.join(' ')}`, more.join(' ')])
+})
+
+it(`redacts whatever it is given whole past ${MAX_CREDENTIALS} credentials, and scrubs as usual at exactly that many`, () => {
+  const many = Array.from({ length: MAX_CREDENTIALS + 1 }, (_, i) => `credential-${i}-x`)
+  expect(createScrubber(many)('/v1/pets/7')).toBe(REDACTED)
+  expect(createScrubber(many)('')).toBe('')
+  expect(createScrubber(many.slice(1))('/v1/pets/7 credential-1-x')).toBe(`/v1/pets/7 ${REDACTED}`)
+})
+
+it('scrubs a log line\'s path of the request\'s credentials, and leaves one that holds none as it is', () => {
+  const request = { headers: { authorization: 'Bearer real-KEY-abcdef123', cookie: 'session=cookie-VALUE-1' }, search: 'api_key=query-KEY-9' }
+  expect(scrubRequestText('/v1/pets/real-KEY-abcdef123', request)).toBe(`/v1/pets/${REDACTED}`)
+  expect(scrubRequestText('/v1/pets/cookie-VALUE-1', request)).toBe(`/v1/pets/${REDACTED}`)
+  expect(scrubRequestText('/v1/pets/query-KEY-9', request)).toBe(`/v1/pets/${REDACTED}`)
+  expect(scrubRequestText('/v1/pets/a%20b%2Fc', { headers: { 'x-api-key': 'a b/c' }, search: '' })).toBe(`/v1/pets/${REDACTED}`)
+  const plain = '/v1/pets/7'
+  expect(scrubRequestText(plain, request)).toBe(plain)
 })
