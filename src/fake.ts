@@ -7,6 +7,7 @@ import type { Pet } from './spec/animals-service.js'
 export type { Fake, FakeOptions }
 // What a Fake's methods take and give, so that its users can name them.
 export type { Controls, ExchangeListener, ObservedExchange, SeedOptions, SeedResult, StoreControls } from './fake/fake-service.js'
+export type { StatusMix } from './fake/seed-request.js'
 export type { ForcedRule, ForcedRuleSpec } from './fake/forced.js'
 export type { JournalEntry, JournalFilter, JournalPage, JournalResponse } from './fake/journal.js'
 export type { Outcome } from './fake/app.js'

@@ -1,5 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util'
 import { CliError } from './cli-error.js'
+import { parseWholeNumber } from '../service/whole-number.js'
 
 type Options = NonNullable<ParseArgsConfig['options']>
 type ParsedOptions<T extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: T; strict: true; allowPositionals: false }>>
@@ -69,14 +70,14 @@ function editDistance(a: string, b: string): number {
 
 /** `--port`: 0 to 65535, 0 for a free one. */
 export function parsePort(text: string): number {
-  const port = /^[0-9]{1,5}$/.test(text) ? Number(text) : Number.NaN
-  if (!(port <= 65535)) throw new CliError(`--port must be a number from 0 to 65535, not "${text}"`)
+  const port = parseWholeNumber(text, 0, 65535)
+  if (port === undefined) throw new CliError(`--port must be a number from 0 to 65535, not "${text}"`)
   return port
 }
 
 /** A whole-number option from `min` to `max`, e.g. `--max-animals`. */
 export function wholeNumber(flag: string, text: string, min: number, max: number): number {
-  const value = /^[0-9]{1,12}$/.test(text) ? Number(text) : Number.NaN
-  if (!(value >= min && value <= max)) throw new CliError(`${flag} must be a whole number from ${min} to ${max}, not "${text}"`)
+  const value = parseWholeNumber(text, min, max)
+  if (value === undefined) throw new CliError(`${flag} must be a whole number from ${min} to ${max}, not "${text}"`)
   return value
 }

@@ -4,9 +4,9 @@ import { dirname, resolve } from 'node:path'
 import { toFixtureText } from '../fake/fixture.js'
 import { parseInt64Text } from '../service/int64.js'
 import type { SeedOptions } from '../fake/fake-service.js'
-import { parseStatusMix } from '../fake/seed-request.js'
+import { DEFAULT_STATUS_MIX, parseStatusMix } from '../fake/seed-request.js'
 import { CliError } from './cli-error.js'
-import { parseOptions } from './parse-options.js'
+import { parseOptions, wholeNumber } from './parse-options.js'
 import { definedOnly } from '../service/defined-only.js'
 
 export const SEED_HELP = `Usage: animals-mock seed [options]
@@ -20,7 +20,7 @@ Options:
   --out <file>        where to write; "-" is stdout                   (default -)
   --first-id <id>     the id of the first animal                      (default 1)
   --status-mix <mix>  relative weights of each status; "none" is no status
-                      (default available=60,pending=15,sold=20,none=5)
+                      (default ${Object.entries(DEFAULT_STATUS_MIX).map(([key, weight]) => `${key}=${weight}`).join(',')})
   -h, --help          show this help
 
 Examples:
@@ -44,8 +44,8 @@ export async function seed(args: readonly string[]): Promise<void> {
     process.stdout.write(SEED_HELP)
     return
   }
-  const count = wholeNumber('--count', values.count, 10_000_000)
-  const seedValue = wholeNumber('--seed', values.seed, 2 ** 32 - 1)
+  const count = wholeNumber('--count', values.count, 0, 10_000_000)
+  const seedValue = wholeNumber('--seed', values.seed, 0, 2 ** 32 - 1)
   const firstId = parseInt64Text(values['first-id'])
   if (firstId === undefined) throw new CliError('--first-id must be a 64-bit integer')
   const statusMix = values['status-mix'] === undefined ? undefined : parseMix(values['status-mix'])
@@ -78,11 +78,6 @@ function progress(line: string): void {
   process.stderr.write(`${line}\n`)
 }
 
-function wholeNumber(flag: string, text: string, max: number): number {
-  const value = /^[0-9]{1,10}$/.test(text) ? Number(text) : Number.NaN
-  if (!(value <= max)) throw new CliError(`${flag} must be a whole number from 0 to ${max}, not "${text}"`)
-  return value
-}
 
 /** `available=60,sold=20` into the weights the control API's `statusMix` takes, checked the same way. */
 function parseMix(text: string): NonNullable<SeedOptions['statusMix']> {

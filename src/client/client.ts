@@ -65,7 +65,7 @@ export function createAnimalsClient(options: AnimalsClientOptions): AnimalsClien
     headers.set('accept', 'application/json')
     const response = await send(`${base}${path}`, { ...init, headers })
     const text = await response.text()
-    const body = parseJson(text)
+    const body = parseExactJson(text)
     if (!response.ok) throw new AnimalsApiError(response.status, toErrorBody(body, response.status), deprecationOf(response))
     if (body === undefined) throw new TypeError(`${init.method ?? 'GET'} ${path} answered ${response.status} without JSON`)
     return { response, body }
@@ -92,7 +92,7 @@ export function createAnimalsClient(options: AnimalsClientOptions): AnimalsClien
 }
 
 /** The answer's JSON, integers past 2^53 read exactly as bigints (the spec's ids are int64); `undefined` when it is not JSON. */
-function parseJson(text: string): unknown {
+function parseExactJson(text: string): unknown {
   try {
     return parse(text, null, readNumber)
   } catch {}

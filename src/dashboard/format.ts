@@ -26,10 +26,15 @@ export function describeRule(rule: ForcedRule): string {
   return `#${rule.id} ${match} → ${effects.join(', ')} (${times})${store}`
 }
 
-/** The counts by status in words, e.g. `30 animals: 12 available, 8 pending, 7 sold, 3 without status`. */
+/**
+ * The counts by status in words, in the order the fake gives them (PetStatus's, then none), e.g.
+ * `30 animals: 12 available, 8 pending, 7 sold, 3 without status`: every status the fake counts, so
+ * a status the spec adds is shown and counted with no change here.
+ */
 export function describeCounts(counts: Counts): string {
-  const total = counts.available + counts.pending + counts.sold + counts.none
-  return `${total} animals: ${counts.available} available, ${counts.pending} pending, ${counts.sold} sold, ${counts.none} without status`
+  const byStatus = Object.entries(counts).filter(([status]) => status !== 'none')
+  const total = byStatus.reduce((sum, [, count]) => sum + count, counts.none)
+  return `${total} animals: ${[...byStatus.map(([status, count]) => `${count} ${status}`), `${counts.none} without status`].join(', ')}`
 }
 
 /**

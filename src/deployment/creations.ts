@@ -1,5 +1,6 @@
 import { LIMIT, PET_STATUSES } from '../spec/animals-service.js'
 import { cite } from '../spec/citations.js'
+import { jsonOrUndefined } from '../service/json-value.js'
 
 /**
  * What a run (parity's, verify's) saw of one service's ids: the animals listed before its first creation,
@@ -84,22 +85,15 @@ async function listed(side: WatchedService, query: string): Promise<unknown[]> {
     headers: { accept: 'application/json', authorization: `Bearer ${side.apiKey}` },
     signal: AbortSignal.timeout(side.timeoutMs),
   })
-  const body = parsed(await response.text())
+  const body = jsonOrUndefined(await response.text())
   return response.status === 200 && Array.isArray(body) ? body : []
 }
 
 function idIn(text: string): string | undefined {
-  const id = (parsed(text) as { id?: unknown } | undefined)?.id
+  const id = (jsonOrUndefined(text) as { id?: unknown } | undefined)?.id
   return Number.isInteger(id) ? String(id) : undefined
 }
 
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return undefined // not JSON
-  }
-}
 
 /** How many ids a reason names, at most. */
 const NAMED_IDS = 3

@@ -10,7 +10,7 @@ import type { NewPet, PetStatus } from '../spec/animals-service.js'
 export const PROVIDER_STATES = {
   /** Params `name`, `categoryId`, optional `status`; gives `petId`, the id the service assigned. */
   animalExists: 'an animal exists',
-  /** Params `atLeast` (1 to 100), optional `status`: at least that many animals (with that status) exist. */
+  /** Params `atLeast` (`LIMIT.min` to `LIMIT.max`), optional `status`: at least that many animals (with that status) exist. */
   animalsExist: 'animals exist',
   /** No params; gives `petId`, an id no animal can have. */
   noAnimalWithGivenId: 'no animal exists with the given id',
@@ -102,7 +102,7 @@ function parseAnimalParams(params: unknown): NewPet {
 function parseAnimalsParams(params: unknown): AnimalsParams {
   const { atLeast, status } = paramsOf(params, PROVIDER_STATES.animalsExist)
   if (typeof atLeast !== 'number' || !Number.isInteger(atLeast) || atLeast < LIMIT.min || atLeast > LIMIT.max) {
-    throw new TypeError(`"${PROVIDER_STATES.animalsExist}" needs atLeast, an integer from 1 to 100`)
+    throw new TypeError(`"${PROVIDER_STATES.animalsExist}" needs atLeast, an integer from ${LIMIT.min} to ${LIMIT.max}`)
   }
   if (status !== undefined && !isPetStatus(status)) throw new TypeError(`"${PROVIDER_STATES.animalsExist}" needs a PetStatus or no status`)
   return status === undefined ? { atLeast } : { atLeast, status }

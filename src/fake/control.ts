@@ -15,6 +15,7 @@ import { parseInt64Text } from '../service/int64.js'
 import { findByName, offsetOfId } from './animal-search.js'
 import { nextTurn } from './next-turn.js'
 import { definedOnly } from '../service/defined-only.js'
+import { parseWholeNumber } from '../service/whole-number.js'
 
 /** Where the control API lives: one reserved prefix outside `/v1`. */
 export const CONTROL_BASE = '/__control'
@@ -326,8 +327,8 @@ async function namedPageOf(listed: readonly string[], name: string, query: PageQ
 }
 
 function readWhole(name: string, text: string, [min, max]: readonly [number, number]): Result<number, ApiError> {
-  const number = /^[0-9]{1,16}$/.test(text) ? Number(text) : Number.NaN
-  if (number >= min && number <= max) return ok(number)
+  const number = parseWholeNumber(text, min, max)
+  if (number !== undefined) return ok(number)
   return fail(apiError('invalid_parameter', `Query parameter '${name}' must be a whole number from ${min} to ${max}.`))
 }
 

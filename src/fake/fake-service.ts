@@ -8,16 +8,17 @@ import { isDropped, type PlainRequest, type Reply } from '../service/http.js'
 import { type JournalEntry, type JournalFilter, type JournalPage, readJournalPage, readJournals } from './journal.js'
 import { type LatencySpec, parseLatency, pickDelay, toLatencySpec } from './latency.js'
 import { parseSnapshotGradually } from './snapshot.js'
+import type { StatusMix } from './seed-request.js'
 import type { IdReservation, Store } from '../service/store.js'
 import { createTenants, type Scope, type Tenant, type Tenants } from './tenants.js'
-import type { NewPet, Pet, PetStatus } from '../spec/animals-service.js'
+import type { NewPet, Pet } from '../spec/animals-service.js'
 import type { Int64 } from '../spec/animals-service.js'
 import { definedOnly } from '../service/defined-only.js'
 
 /** Options of `seed`: the generator's seed (random when absent) and status weights. */
 export type SeedOptions = {
   readonly seed?: number
-  readonly statusMix?: Readonly<Record<PetStatus | 'none', number>>
+  readonly statusMix?: StatusMix
 }
 
 /**

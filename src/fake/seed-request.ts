@@ -2,7 +2,7 @@ import { type ApiError, apiError } from '../service/errors.js'
 import type { SeedOptions } from './fake-service.js'
 import { fail, ok, type Result } from '../service/http.js'
 import { isWholeNumber } from '../service/whole-number.js'
-import { PET_STATUSES } from '../spec/animals-service.js'
+import { PET_STATUSES, type PetStatus } from '../spec/animals-service.js'
 
 /** The body of `POST /__control/seed`. */
 export type SeedRequest = SeedOptions & { readonly count: number }
@@ -13,8 +13,23 @@ export const MAX_SEED_COUNT = 1_000_000
 /** The weights a status mix has: one per status, and `none` for animals without one. */
 export const STATUS_MIX_KEYS = [...PET_STATUSES, 'none'] as const
 
+/** Relative weights of each status; `none` is an animal created without a status. */
+export type StatusMix = Readonly<Record<PetStatus | 'none', number>>
+
 /**
- * Reads `{"count": n, "seed"?: n, "statusMix"?: {"available": w, "pending": w, "sold": w, "none": w}}`.
+ * Most animals are for sale; a few were created without a status, which the spec allows. A status
+ * the spec adds gets `UNLISTED_STATUS_WEIGHT` until it is given a weight here.
+ */
+const STATUS_WEIGHTS: Readonly<Partial<StatusMix>> = { available: 60, pending: 15, sold: 20, none: 5 }
+
+/** The weight of a status that `STATUS_WEIGHTS` does not list: as rare as an animal without one. */
+export const UNLISTED_STATUS_WEIGHT = 5
+
+/** The weights a seed uses unless told: each of STATUS_MIX_KEYS's, in their order. */
+export const DEFAULT_STATUS_MIX: StatusMix = Object.fromEntries(STATUS_MIX_KEYS.map((key) => [key, STATUS_WEIGHTS[key] ?? UNLISTED_STATUS_WEIGHT])) as Record<keyof StatusMix, number>
+
+/**
+ * Reads `{"count": n, "seed"?: n, "statusMix"?: {<a status>: w, ..., "none": w}}` (the keys of STATUS_MIX_KEYS).
  * @example parseSeedRequest({ count: 10, seed: 7 }) // { ok: true, value: { count: 10, seed: 7 } }
  */
 export function parseSeedRequest(input: unknown): Result<SeedRequest, ApiError> {

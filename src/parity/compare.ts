@@ -1,6 +1,7 @@
 import type { Probe, ProbeRequest } from './probes.js'
 import { type Aspect, checkAnswer, mediaType, type ObservedAnswer, type Violation } from './check-answer.js'
 import { petPath } from '../spec/animals-service.js'
+import { jsonOrUndefined } from '../service/json-value.js'
 
 /**
  * An answer with the request that had it (its placeholders filled in), or why there was none (a
@@ -137,7 +138,7 @@ function describe(aspect: Aspect, answer: ObservedAnswer): string {
     case 'content-type':
       return mediaType(answer) || 'none'
     case 'count': {
-      const list = parseJson(answer.body)
+      const list = jsonOrUndefined(answer.body)
       return Array.isArray(list) ? `${list.length} animals` : 'not a list'
     }
     case 'body':
@@ -174,7 +175,7 @@ function locationShape(value: string | undefined): string {
 
 function summary(body: string): string {
   if (body === '') return 'empty'
-  const value = parseJson(body)
+  const value = jsonOrUndefined(body)
   if (value === undefined) return 'not JSON'
   if (Array.isArray(value)) return `an array of ${value.length}`
   if (value === null) return 'null'
@@ -204,16 +205,10 @@ export function shapeOf(body: string): Map<string, string> {
   }
   if (body === '') record('$', 'empty')
   else {
-    const value = parseJson(body)
+    const value = jsonOrUndefined(body)
     if (value === undefined) record('$', 'not JSON')
     else walk(value, '$')
   }
   return new Map([...shape].map(([path, types]) => [path, [...types].sort().join(' or ')]))
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown
-  } catch {}
-  return undefined // not JSON
-}

@@ -56,12 +56,12 @@ function listProbes(): Probe[] {
     `the spec bounds limit to ${LIMIT.min}..${LIMIT.max} but not how a value outside is answered: refused (an error with the Error body) or brought within the bounds, both are open; answered as if valid or absent, it contradicts spec 4.1`
   const openStatus = 'the spec does not say which error answers a status filter outside PetStatus; a list contradicts spec 4.1'
   return [
-    list('list-default', undefined, { status: 200, rule: listOk }, { count: 20 }),
+    list('list-default', undefined, { status: 200, rule: listOk }, { count: LIMIT.default }),
     list('list-limit-1', 'limit=1', { status: 200, rule: listOk }, { count: 1 }),
     list('list-limit-3', 'limit=3', { status: 200, rule: listOk }, { count: 3 }),
-    list('list-limit-100', 'limit=100', { status: 200, rule: listOk }),
+    list(`list-limit-${LIMIT.max}`, `limit=${LIMIT.max}`, { status: 200, rule: listOk }),
     list('list-status-sold', 'status=sold', { status: 200, rule: listOk }),
-    ...['0', '-1', '101', 'abc', '1.5'].map((limit) => list(`list-limit-${limit}`, `limit=${limit}`, { rule: openLimit })),
+    ...[String(LIMIT.min - 1), '-1', String(LIMIT.max + 1), 'abc', '1.5'].map((limit) => list(`list-limit-${limit}`, `limit=${limit}`, { rule: openLimit })),
     ...['bogus', 'toString', 'SOLD'].map((status) => list(`list-status-${status}`, `status=${status}`, { rule: openStatus })),
   ]
 }

@@ -2,7 +2,7 @@ import type { Violation } from '../rules/answer-rules.js'
 import { type CreationLog, idReuses } from '../deployment/creations.js'
 import { describeFetchError } from '../client/fetch-errors.js'
 import { markName } from '../deployment/run-marker.js'
-import { OPERATIONS, petPath } from '../spec/animals-service.js'
+import { LIMIT, OPERATIONS, petPath } from '../spec/animals-service.js'
 import { cite } from '../spec/citations.js'
 
 import { INVALID_KEY } from '../contracts/placeholder-key.js'
@@ -95,7 +95,7 @@ const refusedStoresNothing: Scenario = {
       statuses.push((await api.send(OPERATIONS.createPet.method, OPERATIONS.createPet.path, { ...definedOnly({ authorization: refusal.authorization }), body })).status)
     }
     const after = idOf(await api.create('Refusal bracket'))
-    const seen: Listed[] = [...(await api.list('limit=100')), ...(await api.list('status=pending&limit=100'))]
+    const seen: Listed[] = [...(await api.list(`limit=${LIMIT.max}`)), ...(await api.list(`status=pending&limit=${LIMIT.max}`))]
     const gap = before === undefined || after === undefined ? 0 : Number(after) - Number(before) - 1
     if (gap > 0 && gap <= 10) {
       for (let id = Number(before) + 1; id < Number(after); id++) {

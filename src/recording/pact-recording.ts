@@ -6,6 +6,8 @@ import { isPetStatus, LIMIT, NEW_PET_FIELDS, OPERATIONS, type OperationId, opera
 
 import { redactQuery } from '../service/credentials.js'
 import { definedOnly } from '../service/defined-only.js'
+import { isRecord, jsonOrUndefined } from '../service/json-value.js'
+import { parseWholeNumber } from '../service/whole-number.js'
 /**
  * Turns the app's own traffic to the fake into Pact V4 interactions that a real provider can be
  * verified against: matchers from the contract instead of the recorded values, provider states
@@ -110,7 +112,7 @@ function listPets(what: string, search: string, status: number, auth: Auth): { c
   }
   if (status === 401) return { candidate: unauthorized('list animals', 'listPets', auth), warnings }
   if (status !== 200) return { warnings: [...warnings, `${what}: ${status} is not an answer the spec lists for GET /pets: not recorded`] }
-  const limit = wholeNumber(params.get('limit'))
+  const limit = parseWholeNumber(params.get('limit'), 0, 999)
   const filter = params.get('status')
   if (params.has('limit') && (limit === undefined || limit < LIMIT.min || limit > LIMIT.max)) {
     return { warnings: [...warnings, `${what}: a limit outside ${LIMIT.min}..${LIMIT.max} is answered as the spec leaves open: not recorded`] }
@@ -152,9 +154,9 @@ function listPets(what: string, search: string, status: number, auth: Auth): { c
 }
 
 function createPet(what: string, bytes: Uint8Array | undefined, status: number, auth: Auth, answer: string | undefined): { candidate?: Candidate; warnings: string[] } {
-  const sent = parseJson(new TextDecoder().decode(bytes)) // no body decodes as '', which is no JSON either
+  const sent = jsonOrUndefined(new TextDecoder().decode(bytes)) // no body decodes as '', which is no JSON either
   const warnings: string[] = []
-  const fields = isObject(sent) ? sent : {}
+  const fields = isRecord(sent) ? sent : {}
   for (const name of Object.keys(fields)) {
     if (!(NEW_PET_FIELDS as readonly string[]).includes(name)) warnings.push(`${what}: the spec defines no field "${name}" of NewPet: left out of the pact`)
   }
@@ -186,10 +188,10 @@ function createPet(what: string, bytes: Uint8Array | undefined, status: number, 
   if (status === 400) {
     // Only the 400s the spec promises: a missing name or categoryId (spec 7), a field of the wrong
     // type or a status outside the enum (4.2). A name too long for the fake is the fake's choice.
-    const missing = !isObject(sent) ? 'a body' : !('name' in fields) ? 'a name' : !('categoryId' in fields) ? 'a categoryId' : undefined
+    const missing = !isRecord(sent) ? 'a body' : !('name' in fields) ? 'a name' : !('categoryId' in fields) ? 'a categoryId' : undefined
     const wrong = typeof fields.name !== 'string' ? 'name' : !Number.isInteger(fields.categoryId) ? 'categoryId' : 'status' in fields && sentStatus === undefined ? 'status' : undefined
     if (wrong === undefined) { // a missing field is a wrong one too: no name is no string, no categoryId no integer
-      return { warnings: [...warnings, `${what}: a 400 for a reason the spec leaves open (${errorCodeOf(parseJson(answer))}): not recorded`] }
+      return { warnings: [...warnings, `${what}: a 400 for a reason the spec leaves open (${errorCodeOf(jsonOrUndefined(answer))}): not recorded`] }
     }
     if (missing === 'a body') return { warnings: [...warnings, `${what}: a 400 for a body that is not a JSON object: not recorded (the spec promises 400 for missing fields and invalid values)`] }
     const body = missing === undefined ? { ...newPetExample(true, true, undefined), [wrong as string]: wrongValueOf(wrong as string) } : newPetExample(missing !== 'a name', missing !== 'a categoryId', undefined)
@@ -299,21 +301,9 @@ function authOf(header: string | undefined): Auth {
   return header === undefined ? 'none' : 'invalid'
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
-function wholeNumber(text: string | null): number | undefined {
-  return text !== null && /^[0-9]{1,3}$/.test(text) ? Number(text) : undefined
-}
 
-function parseJson(text: string | undefined): unknown {
-  try {
-    return JSON.parse(text as string) as unknown // no text, '' and anything else not JSON throw alike
-  } catch {}
-  return undefined
-}
 
 function errorCodeOf(answer: unknown): string {
-  return isObject(answer) && typeof answer.code === 'string' ? answer.code : 'no Error body'
+  return isRecord(answer) && typeof answer.code === 'string' ? answer.code : 'no Error body'
 }

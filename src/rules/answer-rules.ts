@@ -1,6 +1,7 @@
 import { createScrubber, type Scrubber } from '../service/credentials.js'
 import { DEPRECATED_GET_PET, isPetStatus, LIMIT, NEW_PET_FIELDS, OPERATIONS, type OperationId, petIdOf, REMOVAL_DAY_IN_WORDS } from '../spec/animals-service.js'
 import { cite, type SpecRuleName } from '../spec/citations.js'
+import { isRecord, jsonOrUndefined } from '../service/json-value.js'
 
 /** An answer as the rules read it: status, headers with lower-case names, body text. */
 export type ObservedAnswer = { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: string }
@@ -93,7 +94,7 @@ export function judgeAnswer(request: JudgedRequest, answer: ObservedAnswer): Vio
   }
   const hasBody = request.method !== 'HEAD' && answer.body !== ''
   if (hasBody && mediaType(answer) !== 'application/json') violations.push({ aspect: 'content-type', reason: cite('json') })
-  const body = request.method === 'HEAD' ? undefined : parseJson(answer.body)
+  const body = request.method === 'HEAD' ? undefined : readJson(answer.body)
   // What a reason quotes of the request or the answer, never its own words, passes through this.
   const quote = createScrubber(request.credentials ?? [])
   if (status >= 400 && body !== undefined) violations.push(...checkErrorBody(body, status, quote))
@@ -167,7 +168,7 @@ function idText(path: string): string {
 }
 
 function checkCreated(request: JudgedRequest, body: Parsed, quote: Scrubber): Violation[] {
-  const sent = parseNewPet(request.body, quote)
+  const sent = judgeSentPet(request.body, quote)
   if (sent.problem !== undefined) {
     return [{ aspect: 'status', reason: `an animal with ${sent.problem.text} was added; ${cite(sent.problem.rule)}` }]
   }
@@ -200,10 +201,10 @@ function checkList(request: JudgedRequest, body: Parsed, quote: Scrubber): Viola
 }
 
 /**
- * `limit` within 1..100 caps the list. Outside them, or not an integer, the spec does not say how
- * the list is answered (refused, or brought within the bounds: both are open), but an answer that
- * treats the value as valid, or as absent, contradicts it: no animals for 0 or less, more than 100
- * for more than 100, the default 20 for a value that is not a number.
+ * `limit` within `LIMIT.min`..`LIMIT.max` caps the list. Outside them, or not an integer, the spec
+ * does not say how the list is answered (refused, or brought within the bounds: both are open), but
+ * an answer that treats the value as valid, or as absent, contradicts it: no animals below the
+ * minimum, more than the maximum above it, the default for a value that is not a number.
  */
 function checkLimit(limit: string | null, count: number, quote: Scrubber): Violation[] {
   const tooMany = (most: number, why: string): Violation[] =>
@@ -248,10 +249,10 @@ function petProblem(value: unknown): Problem | undefined {
 
 type SentPet = { readonly pet?: Record<string, unknown>; readonly problem?: Problem }
 
-// What the spec calls a valid NewPet; `undefined` body means the request's body is not known.
-function parseNewPet(text: string | undefined, quote: Scrubber): SentPet {
+// The NewPet a request sent, judged as the spec has it; `undefined` body means the request's body is not known.
+function judgeSentPet(text: string | undefined, quote: Scrubber): SentPet {
   if (text === undefined) return {}
-  const parsed = parseJson(text)
+  const parsed = readJson(text)
   if (!parsed.ok || !isRecord(parsed.value)) return { problem: { text: 'a body that is not a JSON object', rule: 'badBody' } }
   const pet = parsed.value
   if (pet.name === undefined || pet.categoryId === undefined) return { problem: { text: `no ${pet.name === undefined ? 'name' : 'categoryId'}`, rule: 'missingField' } }
@@ -261,14 +262,9 @@ function parseNewPet(text: string | undefined, quote: Scrubber): SentPet {
   return { pet }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
-function parseJson(text: string): { readonly ok: true; readonly value: unknown } | { readonly ok: false } {
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown }
-  } catch {
-    return { ok: false }
-  }
+/** An answer's body read as JSON: a value, or not JSON at all. */
+function readJson(text: string): NonNullable<Parsed> {
+  const value = jsonOrUndefined(text)
+  return value === undefined ? { ok: false } : { ok: true, value }
 }

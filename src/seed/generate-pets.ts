@@ -2,14 +2,13 @@ import type { Faker, LocaleDefinition } from '@faker-js/faker'
 import { faker as englishFaker } from '@faker-js/faker/locale/en'
 import { nextInt64 } from '../service/int64.js'
 import { CATEGORIES } from '../fake/categories.js'
-import { STATUS_MIX_KEYS } from '../fake/seed-request.js'
-import type { NewPet, Pet, PetStatus } from '../spec/animals-service.js'
+import { DEFAULT_STATUS_MIX, STATUS_MIX_KEYS, type StatusMix } from '../fake/seed-request.js'
+import type { NewPet, Pet } from '../spec/animals-service.js'
 import type { Int64 } from '../spec/animals-service.js'
 
 export { CATEGORIES } from '../fake/categories.js'
 
-/** Relative weights of each status; `none` is an animal created without a status. */
-export type StatusMix = Readonly<Record<PetStatus | 'none', number>>
+export { DEFAULT_STATUS_MIX, type StatusMix } from '../fake/seed-request.js'
 
 /**
  * Faker's class, reached through its English entry: the package's root imports its 70 locales
@@ -18,8 +17,6 @@ export type StatusMix = Readonly<Record<PetStatus | 'none', number>>
  */
 const FakerClass = englishFaker.constructor as new (options: { readonly locale: LocaleDefinition; readonly seed: number }) => Faker
 
-/** Most animals are for sale; a few were created without a status, which the spec allows. */
-export const DEFAULT_STATUS_MIX: StatusMix = { available: 60, pending: 15, sold: 20, none: 5 }
 
 /**
  * Pets are named like people about as often as with pet names, and Faker has 42 pet names but

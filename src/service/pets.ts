@@ -2,6 +2,7 @@ import { type ApiError, apiError } from './errors.js'
 import { fail, ok, type Result } from './http.js'
 import { type Int64, isPetStatus, LIMIT, type NewPet, PET_STATUSES, type Pet, type PetStatus } from '../spec/animals-service.js'
 import { parseInt64Text, toInt64 } from './int64.js'
+import { parseWholeNumber } from './whole-number.js'
 
 /**
  * The longest `name` the fake stores, in characters. The spec states no length limit (section 8);
@@ -11,8 +12,6 @@ export const MAX_NAME_LENGTH = 4096
 
 /** The parsed query of `GET /pets`. */
 export type ListQuery = { readonly limit: number; readonly status?: PetStatus }
-
-const DIGITS = /^[0-9]{1,6}$/
 
 /**
  * Reads `limit` and `status`; other parameters are ignored. A parameter given twice is refused,
@@ -26,8 +25,8 @@ export function parseListQuery(query: URLSearchParams): Result<ListQuery, ApiErr
   let limit: number = LIMIT.default
   const limitText = limits[0]
   if (limitText !== undefined) {
-    const value = DIGITS.test(limitText) ? Number(limitText) : Number.NaN
-    if (!(value >= LIMIT.min && value <= LIMIT.max)) {
+    const value = parseWholeNumber(limitText, LIMIT.min, LIMIT.max)
+    if (value === undefined) {
       return fail(
         invalidParameter(`Query parameter 'limit' must be an integer from ${LIMIT.min} to ${LIMIT.max}.`),
       )

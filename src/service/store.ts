@@ -7,6 +7,8 @@ import { toPetJson } from './pets.js'
 import { parse } from 'lossless-json'
 import { type NewPet, type Pet, PET_STATUSES, type PetStatus } from '../spec/animals-service.js'
 import type { Int64 } from '../spec/animals-service.js'
+import { addToIndex, type AnimalIndex, countsOf, emptyIndex, textOf, textsOf } from './animal-index.js'
+import { createListCache } from './list-cache.js'
 
 /** A created animal and its JSON text, as `create` hands them back. */
 export type Created = { readonly pet: Pet; readonly json: string }
@@ -32,6 +34,8 @@ export type StoreOptions = {
   readonly budget?: Budget
   /** Ids handed out before (another process, before a crash) that must never be handed out again. */
   readonly ids?: IdReservation
+  /** The statuses it lists by and counts: PetStatus's values (spec 2) unless given. */
+  readonly statuses?: readonly PetStatus[]
 }
 
 /**
@@ -115,33 +119,17 @@ export function prepareAnimals(pets: readonly Pet[]): AnimalSet {
  */
 export function createStore(options: StoreOptions = {}): Store {
   const initial = toAnimalSet(options.initial ?? [])
+  const statuses = options.statuses ?? PET_STATUSES
   const budget = options.budget ?? createBudget({ maxAnimals: Number.POSITIVE_INFINITY, maxTextChars: Number.POSITIVE_INFINITY })
+  const lists = createListCache(budget)
   // The characters of texts this store made itself (created, loaded): the initial set's are shared.
   let ownChars = 0
-  let index = emptyIndex()
-  let nextId: Int64 | undefined = 1
+  let index = emptyIndex(statuses)
+  const ids = createIdCounter(options.ids)
   let revision = 0
-  // At most 4 filters x 100 limits entries; emptied whenever the store changes. Keyed by a number
-  // made of the two, which costs no string per request.
-  const listCache = new Map<number, string>()
-  // Stryker disable next-line UnaryOperator: the cache is empty until the first list answer, which sets the revision it holds
-  let cachedRevision = -1
-  let cacheChars = 0
-
-  function clearCache(): void {
-    listCache.clear()
-    budget.giveCache(cacheChars)
-    cacheChars = 0
-  }
-
-  function get(id: Int64): string | undefined {
-    const { denseFrom } = index
-    if (denseFrom === undefined) return index.byId.get(id)
-    return typeof id === 'number' ? index.ordered[id - denseFrom] : undefined
-  }
 
   // Takes the budget for the new animals (giving back the old), then puts the index in place.
-  function swapIn(next: Index, set: AnimalSet, chars: number): void {
+  function swapIn(next: AnimalIndex, set: AnimalSet, chars: number): void {
     budget.give(index.ordered.length, ownChars)
     if (!budget.take(set.ids.length, chars)) {
       budget.take(index.ordered.length, ownChars) // what it held is still there
@@ -150,15 +138,12 @@ export function createStore(options: StoreOptions = {}): Store {
     ownChars = chars
     revision += 1
     index = next
-    const last = set.ids.at(-1)
-    nextId = last === undefined || compareInt64(last, 1) < 0 ? 1 : nextInt64(last)
-    const floor = options.ids?.floor
-    if (floor !== undefined && nextId !== undefined && compareInt64(nextId, floor) < 0) nextId = floor
+    ids.continueAfter(set.ids.at(-1))
   }
 
   function replace(pets: readonly Pet[] | AnimalSet): void {
     const set = toAnimalSet(pets)
-    const next = emptyIndex()
+    const next = emptyIndex(statuses)
     set.ids.forEach((id, i) => addToIndex(next, id, set.texts[i] ?? '', set.statuses[i]))
     swapIn(next, set, set === initial ? 0 : textLength(set.texts))
   }
@@ -172,77 +157,43 @@ export function createStore(options: StoreOptions = {}): Store {
     get revision() {
       return revision
     },
-    get,
-    list: (limit, status) => (status === undefined ? index.ordered : index.byStatus[status]).slice(0, limit),
-    listJson(limit, status) {
-      if (cachedRevision !== revision) {
-        clearCache()
-        cachedRevision = revision
-      }
-      const texts = status === undefined ? index.ordered : index.byStatus[status]
-      // Only a whole limit below 2^32 makes an exact key; the API's are 1 to 100.
-      if (limit >>> 0 !== limit) return jsonArray(texts, limit)
-      // Stryker disable next-line ArithmeticOperator: a cache key: 4·limit − slot never collides either
-      const key = limit * 4 + (status === undefined ? 0 : STATUS_SLOT[status])
-      let json = listCache.get(key)
-      // Stryker disable next-line ConditionalExpression: a cache; a list built again is the same text
-      if (json === undefined) {
-        json = jsonArray(texts, limit)
-        // Kept only while the fake's cache budget has room: past it, lists are built per request.
-        if (budget.takeCache(json.length)) {
-          listCache.set(key, json)
-          cacheChars += json.length
-        }
-      }
-      return json
-    },
-    page: (offset, limit, status) => (status === undefined ? index.ordered : index.byStatus[status]).slice(offset, offset + limit),
-    view: (status) => (status === undefined ? index.ordered : index.byStatus[status]),
-    counts() {
-      const { byStatus } = index
-      const [available, pending, sold] = [byStatus.available.length, byStatus.pending.length, byStatus.sold.length]
-      return { available, pending, sold, none: index.ordered.length - available - pending - sold }
-    },
+    get: (id) => textOf(index, id),
+    list: (limit, status) => textsOf(index, status).slice(0, limit),
+    listJson: (limit, status) => lists.json(textsOf(index, status), limit, status, revision),
+    page: (offset, limit, status) => textsOf(index, status).slice(offset, offset + limit),
+    view: (status) => textsOf(index, status),
+    counts: () => countsOf(index),
     create(newPet) {
-      if (nextId === undefined) return fail(apiError('store_full', 'No 64-bit ids are left to assign.'))
-      const pet: Pet = Object.freeze({ id: nextId, ...newPet })
+      const id = ids.next
+      if (id === undefined) return fail(apiError('store_full', 'No 64-bit ids are left to assign.'))
+      const pet: Pet = Object.freeze({ id, ...newPet })
       const json = toPetJson(pet)
       if (!budget.take(1, json.length)) return fail(budgetFull(budget, 1).apiError)
-      try {
-        options.ids?.use(nextId)
-      } catch {
+      if (!ids.use(id)) {
         budget.give(1, json.length)
         return fail(apiError('store_full', 'The id could not be reserved on disk (see the server log), so the animal was not stored.'))
       }
       ownChars += json.length
-      addToIndex(index, nextId, json, pet.status)
-      nextId = nextInt64(nextId)
+      addToIndex(index, id, json, pet.status)
       revision += 1
       return ok({ pet, json })
     },
     reserveIds(count) {
-      // Past the int64 maximum no id is left to reserve: each creation there answers for itself.
-      const last = nextId === undefined || count < 1 ? undefined : toInt64(BigInt(nextId) + BigInt(count - 1))
-      if (last === undefined) return ok(undefined)
-      try {
-        options.ids?.use(last)
-      } catch {
-        return fail(apiError('store_full', `The ids of ${count} new animals could not be reserved on disk (see the server log), so none was stored.`))
-      }
-      return ok(undefined)
+      if (ids.reserve(count)) return ok(undefined)
+      return fail(apiError('store_full', `The ids of ${count} new animals could not be reserved on disk (see the server log), so none was stored.`))
     },
     replace,
     async replaceGradually(pets, pause) {
       const { set, texts } = await prepareAnimalsGradually(pets, pause)
-      const { index: next, chars } = await indexGradually(set, texts, pause)
+      const { index: next, chars } = await indexGradually(set, texts, statuses, pause)
       swapIn(next, set, chars)
     },
     reset: () => replace(initial),
     release() {
-      clearCache()
+      lists.clear()
       budget.give(index.ordered.length, ownChars)
       ownChars = 0
-      index = emptyIndex()
+      index = emptyIndex(statuses)
       revision += 1
     },
     texts: () => index.ordered.slice(),
@@ -250,35 +201,48 @@ export function createStore(options: StoreOptions = {}): Store {
   }
 }
 
-const STATUS_SLOT: Readonly<Record<PetStatus, number>> = { available: 1, pending: 2, sold: 3 }
-
-function jsonArray(texts: readonly string[], limit: number): string {
-  return `[${texts.slice(0, limit).join(',')}]`
+/** A store's next id: after the highest stored, never below the reservation's floor, made durable before it is used. */
+type IdCounter = {
+  /** The id the next animal gets; `undefined` past the int64 maximum. */
+  readonly next: Int64 | undefined
+  /** Continues after `last`, the highest id now stored (none: from 1). */
+  continueAfter(last: Int64 | undefined): void
+  /** Makes `id` durable and moves past it; false when it cannot be made durable. */
+  use(id: Int64): boolean
+  /** Makes the next `count` ids durable at once; false when they cannot be. */
+  reserve(count: number): boolean
 }
 
-/**
- * The animals in id order, and by status. While ids run 1, 2, 3... without gaps (the usual case:
- * fixtures and seeds are numbered that way, and the counter continues them), the id is the position
- * in `ordered` and no map is kept: that saves a third of the memory of a million animals. A gap
- * moves every id into `byId`.
- */
-type Index = { denseFrom: number | undefined; byId: Map<Int64, string>; readonly ordered: string[]; readonly byStatus: Record<PetStatus, string[]> }
-
-function emptyIndex(): Index {
-  return { denseFrom: undefined, byId: new Map(), ordered: [], byStatus: emptyStatusLists() }
-}
-
-function addToIndex(index: Index, id: Int64, text: string, status: PetStatus | undefined): void {
-  const { ordered } = index
-  if (index.denseFrom === undefined && ordered.length === 0 && typeof id === 'number') index.denseFrom = id
-  else if (index.denseFrom !== undefined && id !== index.denseFrom + ordered.length) {
-    const from = index.denseFrom
-    ordered.forEach((existing, i) => index.byId.set(from + i, existing))
-    index.denseFrom = undefined
+function createIdCounter(reservation: IdReservation | undefined): IdCounter {
+  let next: Int64 | undefined = 1
+  const durable = (id: Int64): boolean => {
+    try {
+      reservation?.use(id)
+      return true
+    } catch {
+      return false
+    }
   }
-  if (index.denseFrom === undefined) index.byId.set(id, text)
-  ordered.push(text)
-  if (status !== undefined) index.byStatus[status].push(text)
+  return {
+    get next() {
+      return next
+    },
+    continueAfter(last) {
+      next = last === undefined || compareInt64(last, 1) < 0 ? 1 : nextInt64(last)
+      const floor = reservation?.floor
+      if (floor !== undefined && next !== undefined && compareInt64(next, floor) < 0) next = floor
+    },
+    use(id) {
+      if (!durable(id)) return false
+      next = nextInt64(id)
+      return true
+    },
+    reserve(count) {
+      // Past the int64 maximum no id is left to reserve: each creation there answers for itself.
+      const last = next === undefined || count < 1 ? undefined : toInt64(BigInt(next) + BigInt(count - 1))
+      return last === undefined || durable(last)
+    },
+  }
 }
 
 /** Animals handled between pauses when a store takes in many at once: a few milliseconds of work. */
@@ -320,37 +284,34 @@ async function prepareAnimalsGradually(pets: readonly Pet[], pause: () => Promis
 }
 
 /** The index of a prepared set, built a chunk at a time; `texts` is the set's own, fresh array, used as it is. */
-async function indexGradually(set: AnimalSet, texts: string[], pause: () => Promise<void>): Promise<{ index: Index; chars: number }> {
-  const { ids, statuses } = set
+async function indexGradually(set: AnimalSet, texts: string[], statuses: readonly PetStatus[], pause: () => Promise<void>): Promise<{ index: AnimalIndex; chars: number }> {
+  const { ids } = set
   const first = ids[0]
   let dense = typeof first === 'number'
   let chars = 0
-  const byStatusChunks: Record<PetStatus, string[][]> = { available: [], pending: [], sold: [] }
-  const byId = new Map<Int64, string>()
+  const byStatusChunks = new Map<PetStatus, string[][]>(statuses.map((status) => [status, []]))
   for (let start = 0; start < ids.length; start += PER_CHUNK) {
     if (start > 0) await pause()
-    const chunk: Record<PetStatus, string[]> = { available: [], pending: [], sold: [] }
+    const chunk = emptyIndex(statuses).byStatus
     for (let i = start; i < Math.min(ids.length, start + PER_CHUNK); i++) {
       const text = texts[i] as string
       if (dense && ids[i] !== (first as number) + i) dense = false
       chars += text.length
-      const status = statuses[i]
-      if (status !== undefined) chunk[status].push(text)
+      const status = set.statuses[i]
+      if (status !== undefined) chunk.get(status)?.push(text)
     }
-    for (const status of PET_STATUSES) byStatusChunks[status].push(chunk[status])
+    for (const [status, list] of chunk) byStatusChunks.get(status)?.push(list)
   }
   // Ids with gaps need the map; it grows by itself, off the usual path (fixtures and seeds are dense).
+  const byId = new Map<Int64, string>()
   if (!dense) {
     for (let i = 0; i < ids.length; i++) {
       if (i > 0 && i % PER_CHUNK === 0) await pause()
       byId.set(ids[i] as Int64, texts[i] as string)
     }
   }
-  const byStatus = {
-    available: await joinChunks(byStatusChunks.available, pause),
-    pending: await joinChunks(byStatusChunks.pending, pause),
-    sold: await joinChunks(byStatusChunks.sold, pause),
-  }
+  const byStatus = new Map<PetStatus, string[]>()
+  for (const [status, chunks] of byStatusChunks) byStatus.set(status, await joinChunks(chunks, pause))
   return { index: { denseFrom: dense ? (first as number) : undefined, byId, ordered: texts, byStatus }, chars }
 }
 
@@ -368,6 +329,3 @@ function readPet(text: string): Pet {
   return Object.freeze(parse(text, null, parseJsonNumber) as Pet)
 }
 
-function emptyStatusLists(): Record<PetStatus, string[]> {
-  return { available: [], pending: [], sold: [] }
-}

@@ -1,3 +1,5 @@
+import { LIMIT, PET_STATUSES, REMOVAL_DAY_IN_WORDS } from './animals-service.js'
+
 /**
  * A sentence of the animals service's specification, quoted word for word, and its section. A
  * table row is quoted as its cells joined by ` | `. Every finding that calls an answer a
@@ -5,7 +7,14 @@
  */
 export type SpecCitation = { readonly section: string; readonly quote: string }
 
-/** The sentences parity, the pact and the proxy rely on, by what they promise. */
+/** PetStatus's values as the spec writes them: `` `available`, `pending`, `sold` ``. */
+const STATUS_VALUES = PET_STATUSES.map((status) => `\`${status}\``).join(', ')
+
+/**
+ * The sentences parity, the pact and the proxy rely on, by what they promise. A sentence that
+ * states a fact of `animals-service.ts` (the statuses, the limit's bounds, the removal day) is
+ * written from it, so that the fact changes in one place and the test holds the two to the spec.
+ */
 export const SPEC = {
   json: { section: '1', quote: 'Bodies are JSON (`application/json`).' },
   keyNeeded: { section: '1', quote: 'All operations need an API key sent as a bearer token.' },
@@ -15,12 +24,12 @@ export const SPEC = {
   petCategoryId: { section: '2', quote: 'categoryId | integer | int64 | yes | Identifier of the category the animal belongs to' },
   petStatus: { section: '2', quote: 'status | PetStatus | - | no | Availability status; no default is stated' },
   petFields: { section: '2', quote: 'All fields of NewPet plus:' },
-  statusValues: { section: '2', quote: 'Allowed values: `available`, `pending`, `sold`.' },
+  statusValues: { section: '2', quote: `Allowed values: ${STATUS_VALUES}.` },
   listOk: { section: '4.1', quote: '200 | JSON array of Pet | Success; the list is described as paginated' },
-  limit: { section: '4.1', quote: 'limit | integer | no | minimum 1, maximum 100, default 20 | Maximum number of animals returned' },
+  limit: { section: '4.1', quote: `limit | integer | no | minimum ${LIMIT.min}, maximum ${LIMIT.max}, default ${LIMIT.default} | Maximum number of animals returned` },
   statusFilter: {
     section: '4.1',
-    quote: 'status | PetStatus | no | one of `available`, `pending`, `sold` | Returns only animals with this status',
+    quote: `status | PetStatus | no | one of ${STATUS_VALUES} | Returns only animals with this status`,
   },
   created: { section: '4.2', quote: '201 | Pet (includes the assigned `id`) | Animal added' },
   badBody: { section: '4.2', quote: '400 | Error | Body missing, required fields missing, or values invalid' },
@@ -35,7 +44,7 @@ export const SPEC = {
   },
   removal: {
     section: '9.2',
-    quote: 'GET /pets/{petId} is deprecated with an announced removal date of 5 December 2030; until then it remains available.',
+    quote: `GET /pets/{petId} is deprecated with an announced removal date of ${REMOVAL_DAY_IN_WORDS}; until then it remains available.`,
   },
 } as const satisfies Record<string, SpecCitation>
 

@@ -1,4 +1,5 @@
 import { DEPRECATED_GET_PET, operationOf, petPath } from '../spec/animals-service.js'
+import { isRecord } from '../service/json-value.js'
 
 /** An interaction of a pact that depends on the deprecated `getPet`: who, which, and the warning in words. */
 export type DeprecationWarning = { readonly consumer?: string; readonly description: string; readonly message: string }
@@ -34,6 +35,3 @@ function callsGetPet(interaction: unknown): interaction is Record<string, unknow
   return at !== -1 && operationOf(method.toUpperCase(), trimmed.slice(at)) === 'getPet'
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}

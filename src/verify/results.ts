@@ -1,4 +1,5 @@
 import { definedOnly } from '../service/defined-only.js'
+import { isRecord } from '../service/json-value.js'
 /**
  * What part of the answer a mismatch is about; `error` when there was no answer to compare, `state`
  * when a provider state could not be set up.
@@ -203,9 +204,6 @@ function textOf(value: unknown): string | undefined {
   return typeof value === 'string' ? value : JSON.stringify(value)
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 function arrayOf(value: unknown): readonly unknown[] {
   return Array.isArray(value) ? value : []

@@ -151,12 +151,12 @@ it('bounds --max-animals, --state-interval and --store-idle-minutes, quoting wha
     for (const value of [String(min), String(max)]) {
       expect(await refusalOf([flag, value, '--fixture', 'empty', ...LATER]), `${flag} ${value}`).toBe(LATER_REFUSAL)
     }
-    for (const value of [String(min - 1), String(max + 1), '0000000000001', '-1', '1.5', '1e3', '', ' 5', 'ten']) {
+    for (const value of [String(min - 1), String(max + 1), '00000000000000001', '-1', '1.5', '1e3', '', ' 5', 'ten']) {
       expect(await refusalOf([`${flag}=${value}`]), `${flag} ${value}`).toBe(`${flag} must be a whole number from ${min} to ${max}, not "${value}"`)
     }
   }
-  // Twelve digits are read, leading zeros and all.
-  expect(await refusalOf(['--state-interval', '000000000100', ...LATER])).toBe(LATER_REFUSAL)
+  // Sixteen digits are read, leading zeros and all; a seventeenth is refused above.
+  expect(await refusalOf(['--state-interval', '0000000000000100', ...LATER])).toBe(LATER_REFUSAL)
 })
 
 it('takes web origins for --control-cors, and refuses anything more or less', async () => {

@@ -20,6 +20,9 @@ it('describes forced rules, latency, counts and pages in words', () => {
   expect(describeLatency({ ms: 250 })).toBe('250 ms on every answer')
   expect(describeLatency({ minMs: 100, maxMs: 900 })).toBe('100 to 900 ms on every answer')
   expect(describeCounts({ available: 3, pending: 2, sold: 1, none: 4 })).toBe('10 animals: 3 available, 2 pending, 1 sold, 4 without status')
+  // A status the spec may add is counted and shown as the fake gives it, with no change here.
+  const wider = { available: 3, pending: 2, sold: 1, reserved: 5, none: 4 } as unknown as Parameters<typeof describeCounts>[0]
+  expect(describeCounts(wider)).toBe('15 animals: 3 available, 2 pending, 1 sold, 5 reserved, 4 without status')
   expect(describePage(20, 11, 31)).toBe('21–31 of 31')
   expect(describePage(0, 0, 0)).toBe('none')
   expect([201, 404, 503, null].map(statusClass)).toEqual(['s2', 's4', 's5', 'sdrop'])

@@ -1,7 +1,8 @@
 import { expect, it } from 'vitest'
 import { createBudget } from '../../src/service/budget.js'
 import { createStore } from '../../src/service/store.js'
-import type { Pet } from '../../src/spec/animals-service.js'
+import { toPetJson } from '../../src/service/pets.js'
+import { LIMIT, type Pet, PET_STATUSES, type PetStatus } from '../../src/spec/animals-service.js'
 
 const rex: Pet = { id: 10, name: 'Rex', categoryId: 1, status: 'sold' }
 const tom: Pet = { id: 4, name: 'Tom', categoryId: 2 }
@@ -323,4 +324,44 @@ it('keeps an animal whose id is 0 when it comes first, and still refuses 0 twice
   expect(store.all()).toEqual([zero, one])
   expect(store.create({ name: 'Two', categoryId: 1 })).toMatchObject({ ok: true, value: { pet: { id: 2 } } })
   expect(() => createStore({ initial: [zero, zero] })).toThrow(/duplicate id 0/)
+})
+
+// The next version of the spec may add a status: the store takes its statuses from a list, so one
+// more in PET_STATUSES is one more list, count and cache of its own, with no other change.
+it('runs over a wider status set: lists, counts, gradual loads and cached lists of a status the spec may add', async () => {
+  const statuses = [...PET_STATUSES, 'reserved'] as unknown as PetStatus[]
+  const reserved = 'reserved' as PetStatus
+  const pets: Pet[] = [
+    { id: 1, name: 'Ann', categoryId: 1, status: 'available' },
+    { id: 2, name: 'Bo', categoryId: 1, status: reserved },
+    { id: 3, name: 'Cy', categoryId: 1 },
+    { id: 4, name: 'Di', categoryId: 1, status: reserved },
+  ]
+  const store = createStore({ initial: pets, statuses })
+  expect(store.counts()).toEqual({ available: 1, pending: 0, sold: 0, reserved: 2, none: 1 })
+  expect(store.list(10, reserved)).toEqual([pets[1], pets[3]].map((pet) => toPetJson(pet as Pet)))
+  // Each filter keeps its answers apart: a key made of the limit and a slot per status met the next limit once.
+  expect(store.listJson(1, reserved)).toBe(`[${toPetJson(pets[1] as Pet)}]`)
+  expect(store.listJson(2)).toBe(`[${toPetJson(pets[0] as Pet)},${toPetJson(pets[1] as Pet)}]`)
+  expect(store.listJson(1)).toBe(`[${toPetJson(pets[0] as Pet)}]`)
+  expect(store.listJson(2, reserved)).toBe(`[${toPetJson(pets[1] as Pet)},${toPetJson(pets[3] as Pet)}]`)
+  store.create({ name: 'Ed', categoryId: 2, status: reserved })
+  expect(store.counts()).toMatchObject({ reserved: 3, none: 1 })
+  expect(store.listJson(5, reserved)).toContain('"name":"Ed"')
+  const loaded = createStore({ statuses })
+  await loaded.replaceGradually(store.all(), async () => undefined)
+  expect(loaded.counts()).toEqual(store.counts())
+  expect(loaded.list(10, reserved)).toEqual(store.list(10, reserved))
+  expect(loaded.texts()).toEqual(store.texts())
+})
+
+it('keeps the answers of every limit and filter apart, for every limit the API takes', () => {
+  const store = createStore({ initial: Array.from({ length: 150 }, (_, i) => ({ id: i + 1, name: `P${i}`, categoryId: 1, status: PET_STATUSES[i % PET_STATUSES.length] as PetStatus })) })
+  const filters = [undefined, ...PET_STATUSES]
+  const seen = new Map<string, string>()
+  for (let limit = LIMIT.min; limit <= LIMIT.max; limit++) for (const status of filters) seen.set(`${status}/${limit}`, store.listJson(limit, status))
+  for (let limit = LIMIT.min; limit <= LIMIT.max; limit++) {
+    for (const status of filters) expect(store.listJson(limit, status), `${status} ${limit}`).toBe(`[${store.list(limit, status).join(',')}]`)
+  }
+  expect(seen.size).toBe((LIMIT.max - LIMIT.min + 1) * filters.length)
 })
