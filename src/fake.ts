@@ -1,12 +1,12 @@
 import defaultFixture from '../fixtures/default.json' with { type: 'json' }
-import { type AnimalGenerator, createFakeService, type Fake, type FakeOptions } from './fake/fake-service.js'
+import { type AnimalGenerator, assembleFake, type Fake, type FakeOptions } from './fake/assemble-fake.js'
 import { parseFixtureRecords } from './fake/fixture.js'
 import { nextTurn } from './fake/next-turn.js'
 import type { Pet } from './spec/animals-service.js'
 
 export type { Fake, FakeOptions }
 // What a Fake's methods take and give, so that its users can name them.
-export type { Controls, ExchangeListener, ObservedExchange, SeedOptions, SeedResult, StoreControls } from './fake/fake-service.js'
+export type { Controls, ExchangeListener, ObservedExchange, SeedOptions, SeedResult, StoreControls } from './fake/assemble-fake.js'
 export type { StatusMix } from './fake/seed-request.js'
 export type { ForcedRule, ForcedRuleSpec } from './fake/forced.js'
 export type { JournalEntry, JournalFilter, JournalPage, JournalResponse } from './fake/journal.js'
@@ -42,7 +42,7 @@ const generateLazily: AnimalGenerator = async (options) => {
  * afterEach(() => fake.reset())
  */
 export function createFake(options: FakeOptions = {}): Fake {
-  return createFakeService(
+  return assembleFake(
     { pets: DEFAULT_PETS, ...options },
     { now: () => Date.now(), random: () => Math.random(), generate: generateLazily, pause: nextTurn },
   )

@@ -9,7 +9,7 @@ import { functionLengths } from './support/function-lengths.js'
 // them: the document is the rule, so the picture a newcomer reads is the one the imports keep.
 const ARCHITECTURE = readFileSync(fileURLToPath(new URL('../docs/architecture.md', import.meta.url)), 'utf8')
 const ROOMS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
-  [...ARCHITECTURE.matchAll(/^\| `(\w+)\/` \| .+ \| ([^|]+) \|$/gm)].map(([, room = '', uses = '']) => [
+  [...ARCHITECTURE.matchAll(/^\| `([\w-]+)\/` \| .+ \| ([^|]+) \|$/gm)].map(([, room = '', uses = '']) => [
     room,
     uses
       .trim()
@@ -75,6 +75,16 @@ it('has no function of more than 60 lines of its own (the functions nested in on
     .flatMap(functionLengths)
     .filter((fn) => fn.ownLines > 60)
     .map((fn) => `${relative(SRC, fn.file)}:${fn.line} ${fn.name}: ${fn.ownLines} lines`)
+  expect(long).toEqual([])
+})
+
+// A factory whose closures carry it can pass the rule above and still not be held in the head.
+it('has no function of more than 80 lines in all, the functions nested in it included', () => {
+  const long = sources(SRC)
+    .filter((file) => !file.endsWith('openapi.generated.ts'))
+    .flatMap(functionLengths)
+    .filter((fn) => fn.lines > 80)
+    .map((fn) => `${relative(SRC, fn.file)}:${fn.line} ${fn.name}: ${fn.lines} lines`)
   expect(long).toEqual([])
 })
 

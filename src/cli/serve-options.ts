@@ -1,6 +1,6 @@
 import type { ParseArgsConfig } from 'node:util'
 import { MAX_DELAY_MS } from '../fake/latency.js'
-import { DEFAULT_FIXTURE } from '../files/fixtures.js'
+import { DEFAULT_FIXTURE } from '../disk/fixtures.js'
 import { isToken68 } from '../service/auth.js'
 import { DEFAULT_BUDGET_LIMITS } from '../service/budget.js'
 import { CliError } from './cli-error.js'

@@ -11,8 +11,7 @@ export type StoreScope = { readonly isolated: boolean; readonly selected: string
 
 /** Creates the panel over its elements; `onInput` runs when the user changes the filter or page. */
 export function createStorePanel(client: ControlClient, scope: StoreScope, onInput: () => void): StorePanel {
-  const counts = byTestId('counts', HTMLElement)
-  const note = byTestId('store-note', HTMLElement)
+  const [counts, note, pageInfo] = ['counts', 'store-note', 'page-info'].map((id) => byTestId(id, HTMLElement)) as [HTMLElement, HTMLElement, HTMLElement]
   const rows = tableBody(byTestId('animals', HTMLTableElement))
   const filter = byTestId('status-filter', HTMLSelectElement)
   const pageSize = byTestId('page-size', HTMLSelectElement)
@@ -22,7 +21,6 @@ export function createStorePanel(client: ControlClient, scope: StoreScope, onInp
   const findName = byTestId('find-name', HTMLInputElement)
   const previous = byTestId('prev-page', HTMLButtonElement)
   const next = byTestId('next-page', HTMLButtonElement)
-  const pageInfo = byTestId('page-info', HTMLElement)
   const categories = JSON.parse(byTestId('animals', HTMLTableElement).dataset.categories ?? '{}') as Record<string, string>
   let offset = 0
   let total = 0
@@ -35,8 +33,7 @@ export function createStorePanel(client: ControlClient, scope: StoreScope, onInp
     offset = 0
     onInput()
   }
-  filter.addEventListener('change', restart)
-  pageSize.addEventListener('change', restart)
+  for (const select of [filter, pageSize]) select.addEventListener('change', restart)
   jumpForm.addEventListener('submit', (event) => {
     event.preventDefault()
     from = Number(jumpId.value)
@@ -74,34 +71,33 @@ export function createStorePanel(client: ControlClient, scope: StoreScope, onInp
   return {
     async refresh() {
       if (scope.isolated && scope.selected === undefined) {
-        note.hidden = false
         note.textContent = 'Under --isolate each key has its own store: pick one to see its animals.'
-        counts.textContent = ''
+        for (const text of [counts, pageInfo]) text.textContent = ''
+        for (const button of [previous, next]) button.disabled = true
+        note.hidden = false
         rows.replaceChildren()
-        pageInfo.textContent = ''
-        previous.disabled = true
-        next.disabled = true
         return
       }
       const page = await load()
       total = page.total
       note.hidden = true
       counts.textContent = name === '' ? describeCounts(page.counts) : describeSearch(name, page)
-      rows.replaceChildren(
-        ...page.animals.map((pet) =>
-          element('tr', { testId: 'animal-row' }, [
-            element('td', { className: 'mono', text: String(pet.id) }),
-            element('td', { text: pet.name }),
-            element('td', { text: describeCategory(pet.categoryId, categories) }),
-            element('td', {}, [pet.status === undefined ? '—' : element('span', { className: `badge ${pet.status}`, text: pet.status })]),
-          ]),
-        ),
-      )
+      rows.replaceChildren(...page.animals.map((pet) => animalRow(pet, categories)))
       pageInfo.textContent = describePage(page.offset, page.animals.length, page.total)
       previous.disabled = offset === 0
       next.disabled = offset + limit() >= page.total
     },
   }
+}
+
+/** One animal as a row of the table: id, name, category, status. */
+function animalRow(pet: AnimalsPage['animals'][number], categories: Readonly<Record<string, string>>): HTMLTableRowElement {
+  return element('tr', { testId: 'animal-row' }, [
+    element('td', { className: 'mono', text: String(pet.id) }),
+    element('td', { text: pet.name }),
+    element('td', { text: describeCategory(pet.categoryId, categories) }),
+    element('td', {}, [pet.status === undefined ? '—' : element('span', { className: `badge ${pet.status}`, text: pet.status })]),
+  ])
 }
 
 // The filter offers "any" and the page's statuses, which the server writes from the spec's.

@@ -2,6 +2,7 @@ import { authenticate, type KeyPolicy } from '../service/auth.js'
 import { type ApiError, apiError, toErrorResponse } from '../service/errors.js'
 import { type ForcedEffect, forcedErrorResponse } from './forced.js'
 import {
+  constantFields,
   CORS_HEADERS,
   type Fields,
   JSON_HEADERS,
@@ -94,7 +95,7 @@ export function createApp(options: AppOptions): App {
     let headers = foundHeaders.get(basePath)
     // Stryker disable next-line ConditionalExpression: a cache; headers built again are the same headers
     if (headers === undefined) {
-      headers = Object.freeze({ ...JSON_HEADERS, ...deprecationHeaders(basePath) })
+      headers = constantFields({ ...JSON_HEADERS, ...deprecationHeaders(basePath) })
       foundHeaders.set(basePath, headers)
     }
     return headers

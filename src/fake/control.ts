@@ -1,9 +1,9 @@
 import { authenticate, constantTimeEqual, type KeyPolicy } from '../service/auth.js'
 import { type ApiError, apiError, FakeInputError, orThrow, toErrorResponse } from '../service/errors.js'
-import type { Controls, Fake, StoreControls } from './fake-service.js'
+import type { Controls, Fake, StoreControls } from './assemble-fake.js'
 import { joinFixture } from './fixture.js'
 import { parseForcedRule } from './forced.js'
-import { type Fields, fail, JSON_TYPE, ok, type PlainRequest, type PlainResponse, type Result } from '../service/http.js'
+import { type ConstantFields, constantFields, fail, JSON_TYPE, ok, type PlainRequest, type PlainResponse, type Result } from '../service/http.js'
 import type { JournalFilter } from './journal.js'
 import { isJsonContentType, parseJsonBody } from '../service/json-body.js'
 import { parseLatency, toLatencySpec } from './latency.js'
@@ -39,7 +39,7 @@ export function snapshotBodyLimit(maxAnimals: number, maxTextChars: number): num
 }
 
 // Control answers carry no CORS: only origins the user opts in get it, from the site.
-const CONTROL_JSON: Fields = Object.freeze({ 'content-type': JSON_TYPE })
+const CONTROL_JSON: ConstantFields = constantFields({ 'content-type': JSON_TYPE })
 
 /** Options of `createControl`. */
 export type ControlOptions = {
@@ -73,9 +73,14 @@ type Scope = {
   readonly controls: Controls
   readonly store: StoreControls | undefined
   readonly writePact?: (() => Promise<PactWritten>) | undefined
+  readonly document?: string | undefined
 }
 
-type Route = (request: PlainRequest, scope: Scope) => Promise<PlainResponse> | PlainResponse
+/** A control: the request, its scope, and what its path's `:id` segment holds. */
+type Route = (request: PlainRequest, scope: Scope, id: string) => Promise<PlainResponse> | PlainResponse
+
+/** What a segment written `:id` in a route matches: a rule's id. */
+const ID_SEGMENT = /^[0-9]{1,9}$/
 
 const ROUTES: Readonly<Record<string, Route>> = {
   'GET /': (_request, scope) => summary(scope),
@@ -133,6 +138,14 @@ const ROUTES: Readonly<Record<string, Route>> = {
     scope.controls.unforce()
     return noContent()
   },
+  'DELETE /forced/:id': (_request, scope, id) => {
+    if (scope.controls.unforce(Number(id))) return noContent()
+    return toErrorResponse(apiError('rule_not_found', `No forced rule has id ${id}; see GET ${CONTROL_BASE}/forced.`))
+  },
+  'GET /openapi.yaml': (request, { document }) => {
+    if (document === undefined) return toErrorResponse(apiError('route_not_found', `No control at ${CONTROL_BASE}${request.path}.`))
+    return { status: 200, headers: { 'content-type': 'application/yaml; charset=utf-8' }, body: document }
+  },
   'GET /latency': (_request, { controls }) => json(200, controls.latency),
   'PUT /latency': (request, { controls }) => {
     const input = readJson(request, 'an object such as {"ms": 250} or {"minMs": 100, "maxMs": 900}')
@@ -163,34 +176,24 @@ export function createControl(options: ControlOptions): Control {
   }
 
   function scopeOf(request: PlainRequest): Result<Scope, ApiError> {
-    const { writePact } = options
-    if (!fake.isolated) return ok({ fake, controls: fake, store: fake, writePact })
+    const { writePact, document } = options
+    if (!fake.isolated) return ok({ fake, controls: fake, store: fake, writePact, document })
     const label = new URLSearchParams(request.search).get('store')
     if (label !== null) {
       const store = fake.forLabel(label)
       if (store === undefined) return fail(apiError('invalid_parameter', `No store is labelled '${label}'; see ${CONTROL_BASE}/stores.`))
-      return ok({ fake, controls: store, store, writePact })
+      return ok({ fake, controls: store, store, writePact, document })
     }
-    if (request.headers.authorization === undefined) return ok({ fake, controls: fake, store: undefined, writePact })
+    if (request.headers.authorization === undefined) return ok({ fake, controls: fake, store: undefined, writePact, document })
     const auth = authenticate(request.headers.authorization, fake.keys)
     if (!auth.ok) return fail(auth.error)
     const store = fake.forKey(auth.value)
-    return ok({ fake, controls: store, store, writePact })
+    return ok({ fake, controls: store, store, writePact, document })
   }
 
   async function route(request: PlainRequest, scope: Scope): Promise<PlainResponse> {
-    const path = request.path === '' ? '/' : request.path
-    if (path === '/openapi.yaml' && request.method === 'GET' && options.document !== undefined) {
-      return { status: 200, headers: { 'content-type': 'application/yaml; charset=utf-8' }, body: options.document }
-    }
-    const handler = ROUTES[`${request.method} ${path}`]
-    if (handler !== undefined) return handler(request, scope)
-    const ruleId = /^\/forced\/([0-9]{1,9})$/.exec(path)?.[1]
-    if (ruleId !== undefined && request.method === 'DELETE') {
-      if (scope.controls.unforce(Number(ruleId))) return noContent()
-      return toErrorResponse(apiError('rule_not_found', `No forced rule has id ${ruleId}; see GET ${CONTROL_BASE}/forced.`))
-    }
-    return noRoute(request.method, path) ?? toErrorResponse(apiError('route_not_found', `No control at ${CONTROL_BASE}${path}.`))
+    const found = findRoute(request.method, request.path === '' ? '/' : request.path)
+    return 'handler' in found ? found.handler(request, scope, found.id) : found.refusal
   }
 
   return {
@@ -221,19 +224,30 @@ function needsKey(keys: KeyPolicy): boolean {
   return keys.kind === 'listed'
 }
 
+/** Each route's method, and its path as segments, from its key "METHOD /path". */
+const ROUTE_PATHS = Object.keys(ROUTES).map((key) => {
+  const [method = '', path = ''] = key.split(' ')
+  return { key, method, segments: path.split('/') }
+})
+
+/**
+ * The control for a method and path, with its `:id` segment; else the 404 for a path no control
+ * has, or the 405 naming the methods the path has.
+ */
+function findRoute(method: string, path: string): { readonly handler: Route; readonly id: string } | { readonly refusal: PlainResponse } {
+  const segments = path.split('/')
+  const matching = ROUTE_PATHS.filter((route) => route.segments.length === segments.length && route.segments.every((part, i) => part === segments[i] || (part === ':id' && ID_SEGMENT.test(segments[i] ?? ''))))
+  const chosen = matching.find((route) => route.method === method)
+  if (chosen !== undefined) return { handler: ROUTES[chosen.key] as Route, id: segments[chosen.segments.indexOf(':id')] ?? '' }
+  if (matching.length === 0) return { refusal: toErrorResponse(apiError('route_not_found', `No control at ${CONTROL_BASE}${path}.`)) }
+  const allow = matching.map((route) => route.method).join(', ')
+  return { refusal: toErrorResponse(apiError('method_not_allowed', `${method} is not allowed here; use ${allow}.`, { allow })) }
+}
+
 /** The 404 or 405 for a method and path with no control; `undefined` when there is one. */
 function noRoute(method: string, path: string): PlainResponse | undefined {
-  if (ROUTES[`${method} ${path}`] !== undefined) return undefined
-  if (path === '/openapi.yaml' && method === 'GET') return undefined
-  const isRule = /^\/forced\/[0-9]{1,9}$/.test(path)
-  if (isRule && method === 'DELETE') return undefined
-  const allowed = Object.keys(ROUTES)
-    .filter((key) => key.endsWith(` ${path}`))
-    .map((key) => key.split(' ')[0] as string) // a route key is "METHOD /path"
-  if (isRule) allowed.push('DELETE')
-  if (allowed.length === 0) return toErrorResponse(apiError('route_not_found', `No control at ${CONTROL_BASE}${path}.`))
-  const allow = allowed.join(', ')
-  return toErrorResponse(apiError('method_not_allowed', `${method} is not allowed here; use ${allow}.`, { allow }))
+  const found = findRoute(method, path)
+  return 'refusal' in found ? found.refusal : undefined
 }
 
 function storeOf(scope: Scope): StoreControls {

@@ -1,5 +1,5 @@
 import { type ApiError, apiError } from '../service/errors.js'
-import type { SeedOptions } from './fake-service.js'
+import type { SeedOptions } from './assemble-fake.js'
 import { fail, ok, type Result } from '../service/http.js'
 import { isWholeNumber } from '../service/whole-number.js'
 import { PET_STATUSES, type PetStatus } from '../spec/animals-service.js'

@@ -100,20 +100,69 @@ function emptyScope(scope: Scope): void {
 }
 
 /**
+ * The isolated stores by key: each made on its key's first request (`make`, which may refuse), each
+ * dropped after `idleMs` without one, at most `maxTenants` at once.
+ */
+type Slots = {
+  forToken(token: string): Result<Tenant, ApiError>
+  /** The store of a key that has one, without making one. */
+  known(token: string): Tenant | undefined
+  all(): Tenant[]
+  dropAll(): void
+}
+
+type SlotsOptions = { readonly maxTenants: number; readonly idleMs: number; readonly now: () => number; readonly make: (label: string) => Result<Tenant, ApiError> }
+
+function createSlots({ maxTenants, idleMs, now, make }: SlotsOptions): Slots {
+  const byToken = new Map<string, Slot>()
+  let created = 0
+  let nextSweep = 0
+  const drop = (token: string, slot: Slot): void => {
+    release(slot.tenant)
+    byToken.delete(token)
+  }
+  return {
+    forToken(token) {
+      const at = now()
+      // A sweep costs a walk over the stores: at most once a minute, or when a slot is wanted.
+      if (at >= nextSweep) {
+        for (const [other, slot] of byToken) if (at - slot.lastUsed >= idleMs) drop(other, slot)
+        nextSweep = at + Math.min(idleMs, 60_000)
+      }
+      const known = byToken.get(token)
+      if (known !== undefined) {
+        known.lastUsed = at
+        return ok(known.tenant)
+      }
+      if (byToken.size >= maxTenants) {
+        return fail(apiError('store_full', `The fake holds its maximum of ${maxTenants} isolated stores; stores unused for ${idleMs / 60_000} minutes are dropped, or reset it.`))
+      }
+      const made = make(`tenant-${created + 1}`)
+      if (!made.ok) return made
+      created += 1
+      byToken.set(token, { tenant: made.value, lastUsed: at })
+      return made
+    },
+    known: (token) => byToken.get(token)?.tenant,
+    all: () => [...byToken.values()].map((slot) => slot.tenant),
+    dropAll() {
+      for (const [token, slot] of byToken) drop(token, slot)
+    },
+  }
+}
+
+/**
  * Creates the stores. Isolated stores are keyed by token in memory only; outside this module they
  * are known by their label.
  */
 export function createTenants(options: TenantsOptions): Tenants {
-  const { budget, now } = options
+  const { budget } = options
   // The shared store's label in the journal and the control API.
   const sharedLabel = 'shared'
-  const maxTenants = options.maxTenants ?? TENANT_LIMITS.maxTenants
-  const idleMs = options.idleMs ?? TENANT_LIMITS.idleMs
   const startLatency = options.latency ?? NO_LATENCY
   const pools: Pools = { rules: createForcedRulePool(), journals: createJournalPool(options.journalBytes), journalSize: options.journalSize }
   // Serialised once: every store made from the fixture shares its JSON texts.
   let fixture: AnimalSet = prepareAnimals(options.fixture)
-  const newStore = (): Store => createStore({ initial: fixture, budget })
   const newShared = (): Store => createStore({ initial: fixture, budget, ...definedOnly({ ids: options.ids }) })
   // Under isolation the shared store serves no request; it stays outside the budget. A reset with
   // a new fixture gives it a new store, so its store is the one field that changes.
@@ -125,37 +174,18 @@ export function createTenants(options: TenantsOptions): Tenants {
   // Every request asks for its store: without isolation the answer is always this one, made once.
   const sharedResult = ok<Tenant>(shared)
   const everyStore: Scope = options.isolate ? createScope(null, startLatency, pools) : shared
-  const byToken = new Map<string, Slot>()
-  let created = 0
-  let nextSweep = 0
-
-  function dropIdle(at: number): void {
-    for (const [token, slot] of byToken) {
-      if (at - slot.lastUsed >= idleMs) {
-        release(slot.tenant)
-        byToken.delete(token)
+  const slots = createSlots({
+    maxTenants: options.maxTenants ?? TENANT_LIMITS.maxTenants,
+    idleMs: options.idleMs ?? TENANT_LIMITS.idleMs,
+    now: options.now,
+    make(label) {
+      try {
+        return ok({ ...createScope(label, everyStore.latency, pools), label, store: createStore({ initial: fixture, budget }) })
+      } catch {
+        return fail(apiError('store_full', `No room for another store of ${fixture.ids.length} animals: every store together holds ${budget.used.animals} of at most ${budget.limits.maxAnimals}.`))
       }
-    }
-  }
-
-  function dropAll(): void {
-    for (const slot of byToken.values()) release(slot.tenant)
-    byToken.clear()
-  }
-
-  function newTenant(at: number, token: string): Result<Tenant, ApiError> {
-    let store: Store
-    try {
-      store = newStore()
-    } catch {
-      return fail(apiError('store_full', `No room for another store of ${fixture.ids.length} animals: every store together holds ${budget.used.animals} of at most ${budget.limits.maxAnimals}.`))
-    }
-    created += 1
-    const label = `tenant-${created}`
-    const tenant: Tenant = { ...createScope(label, everyStore.latency, pools), label, store }
-    byToken.set(token, { tenant, lastUsed: at })
-    return ok(tenant)
-  }
+    },
+  })
 
   // The shared store made again from the fixture, in place of the old one.
   function renewShared(): void {
@@ -167,25 +197,8 @@ export function createTenants(options: TenantsOptions): Tenants {
     isolated: options.isolate,
     shared,
     everyStore,
-    forToken(token) {
-      if (!options.isolate) return sharedResult
-      const at = now()
-      // A sweep costs a walk over the stores: at most once a minute, or when a slot is wanted.
-      if (at >= nextSweep) {
-        dropIdle(at)
-        nextSweep = at + Math.min(idleMs, 60_000)
-      }
-      const known = byToken.get(token)
-      if (known !== undefined) {
-        known.lastUsed = at
-        return ok(known.tenant)
-      }
-      if (byToken.size >= maxTenants) {
-        return fail(apiError('store_full', `The fake holds its maximum of ${maxTenants} isolated stores; stores unused for ${idleMs / 60_000} minutes are dropped, or reset it.`))
-      }
-      return newTenant(at, token)
-    },
-    all: () => (options.isolate ? [...byToken.values()].map((slot) => slot.tenant) : [shared]),
+    forToken: (token) => (options.isolate ? slots.forToken(token) : sharedResult),
+    all: () => (options.isolate ? slots.all() : [shared]),
     byLabel: (label) => tenants.all().find((tenant) => tenant.label === label),
     reset(next) {
       const previous = fixture
@@ -193,7 +206,7 @@ export function createTenants(options: TenantsOptions): Tenants {
       emptyScope(everyStore)
       everyStore.latency = startLatency
       if (options.isolate) {
-        dropAll()
+        slots.dropAll()
         return
       }
       try {
@@ -211,7 +224,7 @@ export function createTenants(options: TenantsOptions): Tenants {
       tenant.latency = options.isolate ? everyStore.latency : startLatency
     },
     resetToken(token) {
-      const tenant = options.isolate ? byToken.get(token)?.tenant : shared
+      const tenant = options.isolate ? slots.known(token) : shared
       if (tenant !== undefined) tenants.resetTenant(tenant)
     },
     setLatencyEverywhere(latency) {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { apiError, INTERNAL_ERROR, toErrorResponse } from '../service/errors.js'
-import { type Fields, type Handler, isDropped, type PlainRequest, type PlainResponse, type Reply } from '../service/http.js'
+import { type Fields, type Handler, isConstantFields, isDropped, type PlainRequest, type PlainResponse, type Reply } from '../service/http.js'
 import { MAX_BODY_BYTES } from '../service/json-body.js'
 import { scrubRequestText } from '../service/credentials.js'
 
@@ -257,7 +257,7 @@ function send(exchanging: Exchanging, reply: PlainResponse): void {
   }
   const { headers } = reply
   const body = reply.bytes ?? reply.body
-  const constant = Object.isFrozen(headers)
+  const constant = isConstantFields(headers)
   const encoded = constant ? encodedAnswer(server, reply) : undefined
   if (encoded === undefined) {
     const list = constant ? [...constantHeaderList(server, headers)] : flatten(headers)

@@ -1,10 +1,10 @@
-import { type Credential, judgeAnswer, type ObservedAnswer, type Violation } from '../rules/answer-rules.js'
+import { type Credential, judgeAnswer, type ObservedAnswer, type Violation } from '../spec-rules/answer-rules.js'
 import type { Probe, ProbeAuth, ProbeRequest } from './probes.js'
 import { cite } from '../spec/citations.js'
 
 import { operationOf } from '../spec/animals-service.js'
 import { definedOnly } from '../service/defined-only.js'
-export { type Aspect, mediaType, type ObservedAnswer, type Violation } from '../rules/answer-rules.js'
+export { type Aspect, mediaType, type ObservedAnswer, type Violation } from '../spec-rules/answer-rules.js'
 
 /** The credential a probe sends, as the answer rules name it. */
 const CREDENTIAL_OF_PROBE: Readonly<Record<ProbeAuth, Credential>> = {

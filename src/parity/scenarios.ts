@@ -1,4 +1,4 @@
-import type { Violation } from '../rules/answer-rules.js'
+import type { Violation } from '../spec-rules/answer-rules.js'
 import { type CreationLog, idReuses } from '../deployment/creations.js'
 import { describeFetchError } from '../client/fetch-errors.js'
 import { markName } from '../deployment/run-marker.js'

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads'
-import { judgeAnswer, type Violation } from '../rules/answer-rules.js'
+import { judgeAnswer, type Violation } from '../spec-rules/answer-rules.js'
 import type { Judge } from './proxy-api.js'
 
 /** Options of `createJudge`. */

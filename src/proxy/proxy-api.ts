@@ -1,4 +1,4 @@
-import { type Credential, credentialOf, judgeAnswer, type JudgedRequest, type ObservedAnswer, type Violation } from '../rules/answer-rules.js'
+import { type Credential, credentialOf, judgeAnswer, type JudgedRequest, type ObservedAnswer, type Violation } from '../spec-rules/answer-rules.js'
 import { credentialsOf } from '../service/credentials.js'
 import { apiError, toErrorResponse } from '../service/errors.js'
 import { CORS_HEADERS, type Fields, type Handler, type PlainRequest, type PlainResponse } from '../service/http.js'

@@ -1,4 +1,4 @@
-import type { Violation } from '../rules/answer-rules.js'
+import type { Violation } from '../spec-rules/answer-rules.js'
 import { createScrubber } from '../service/credentials.js'
 import type { ProxiedExchange } from './proxy-api.js'
 

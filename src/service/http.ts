@@ -1,6 +1,26 @@
 /** Header fields with lower-case names; a repeated header arrives joined with ", ". */
 export type Fields = Readonly<Record<string, string>>
 
+declare const constant: unique symbol
+
+/**
+ * Header fields fixed for good: the same object always holds the same fields, so a transport may
+ * keep what it derives from them (node/exchange.ts keeps their flat list, and the encoded answers
+ * that carry them). The core answers most requests with a few such sets, made once by
+ * `constantFields`; any other `Fields` is read afresh for each answer.
+ */
+export type ConstantFields = Fields & { readonly [constant]: true }
+
+/** Fields made constant: frozen, and so recognised by `isConstantFields`. */
+export function constantFields(fields: Record<string, string>): ConstantFields {
+  return Object.freeze(fields) as ConstantFields
+}
+
+/** Whether header fields were made with `constantFields` (a frozen object is taken as such). */
+export function isConstantFields(fields: Fields): fields is ConstantFields {
+  return Object.isFrozen(fields)
+}
+
 /** A request as every transport hands it to the core: no sockets, no streams. */
 export type PlainRequest = {
   readonly method: string
@@ -18,7 +38,8 @@ export type PlainRequest = {
 /** A response as the core decides it; transports copy it onto the wire. */
 export type PlainResponse = {
   readonly status: number
-  readonly headers: Fields
+  /** Constant fields (`constantFields`) let a transport reuse what it made of them. */
+  readonly headers: Fields | ConstantFields
   readonly body?: string
   /** A body of bytes passed on as another server sent them (the proxy's), in place of `body`. */
   readonly bytes?: Uint8Array<ArrayBuffer>
@@ -79,4 +100,4 @@ export const CORS_HEADERS = {
 } as const satisfies Fields
 
 /** Content type plus CORS: the header set most responses need, built once. */
-export const JSON_HEADERS: Fields = Object.freeze({ 'content-type': JSON_TYPE, ...CORS_HEADERS })
+export const JSON_HEADERS: ConstantFields = constantFields({ 'content-type': JSON_TYPE, ...CORS_HEADERS })

@@ -143,9 +143,7 @@ export function createStore(options: StoreOptions = {}): Store {
 
   function replace(pets: readonly Pet[] | AnimalSet): void {
     const set = toAnimalSet(pets)
-    const next = emptyIndex(statuses)
-    set.ids.forEach((id, i) => addToIndex(next, id, set.texts[i] ?? '', set.statuses[i]))
-    swapIn(next, set, set === initial ? 0 : textLength(set.texts))
+    swapIn(indexOf(set, statuses), set, set === initial ? 0 : textLength(set.texts))
   }
 
   replace(initial)
@@ -178,10 +176,7 @@ export function createStore(options: StoreOptions = {}): Store {
       revision += 1
       return ok({ pet, json })
     },
-    reserveIds(count) {
-      if (ids.reserve(count)) return ok(undefined)
-      return fail(apiError('store_full', `The ids of ${count} new animals could not be reserved on disk (see the server log), so none was stored.`))
-    },
+    reserveIds: (count) => (ids.reserve(count) ? ok(undefined) : fail(apiError('store_full', `The ids of ${count} new animals could not be reserved on disk (see the server log), so none was stored.`))),
     replace,
     async replaceGradually(pets, pause) {
       const { set, texts } = await prepareAnimalsGradually(pets, pause)
@@ -313,6 +308,13 @@ async function indexGradually(set: AnimalSet, texts: string[], statuses: readonl
   const byStatus = new Map<PetStatus, string[]>()
   for (const [status, chunks] of byStatusChunks) byStatus.set(status, await joinChunks(chunks, pause))
   return { index: { denseFrom: dense ? (first as number) : undefined, byId, ordered: texts, byStatus }, chars }
+}
+
+/** The index of a prepared set, built at once. */
+function indexOf(set: AnimalSet, statuses: readonly PetStatus[]): AnimalIndex {
+  const index = emptyIndex(statuses)
+  set.ids.forEach((id, i) => addToIndex(index, id, set.texts[i] ?? '', set.statuses[i]))
+  return index
 }
 
 function textLength(texts: readonly string[]): number {

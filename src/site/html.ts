@@ -1,4 +1,4 @@
-import { CORS_HEADERS, type PlainResponse } from '../service/http.js'
+import { constantFields, CORS_HEADERS, type PlainResponse } from '../service/http.js'
 import { ASSETS_BASE } from './asset-file.js'
 
 /** Where the stylesheet of the landing page and the dashboard is served. */
@@ -46,7 +46,7 @@ ${page.body}
 // No other site may frame a page of the fake: framed, the dashboard's buttons (reset, seed) would
 // be clicked through a page the user thinks is another (clickjacking). Both headers, for browsers
 // that know only the older one.
-const PAGE_HEADERS = Object.freeze({
+const PAGE_HEADERS = constantFields({
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
   'content-security-policy': "frame-ancestors 'none'",

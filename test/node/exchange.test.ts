@@ -4,7 +4,7 @@ import { connect, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createFake, type Fake } from '../../src/fake.js'
 import { type Exchange, type RunningServer, startServer } from '../../src/node/server.js'
-import type { Handler, Reply } from '../../src/service/http.js'
+import { constantFields, type Handler, isConstantFields, type Reply } from '../../src/service/http.js'
 import { createPages } from '../../src/site/pages.js'
 import { createSite } from '../../src/site/site.js'
 import { createApiClient, TEST_KEY } from '../support/api-client.js'
@@ -221,4 +221,23 @@ describe('a client that goes away before the answer', () => {
     expect(exchanges.map(({ method, path, status }) => ({ method, path, status }))).toEqual([{ method: 'GET', path: '/v1/pets', status: null }])
     expect(errors).toEqual([])
   })
+})
+
+// The contract between the core and this adapter: fields made with constantFields are the same
+// for good, so what is made of them is kept; any other fields are read for each answer.
+it('reads header fields that are not constant afresh for each answer, and keeps answering constant ones as they are', async () => {
+  const fixed = constantFields({ 'x-kind': 'fixed' })
+  const changing: Record<string, string> = { 'x-kind': 'first' }
+  expect([isConstantFields(fixed), isConstantFields(changing)]).toEqual([true, false])
+  const own = await startServer({ app: { handle: (request) => ({ status: 200, headers: request.path === '/fixed' ? fixed : changing, body: 'same' }) } })
+  try {
+    const kinds: (string | null)[] = []
+    for (const [path, next] of [['/changing', 'second'], ['/changing', 'third'], ['/fixed', ''], ['/fixed', ''], ['/changing', '']] as const) {
+      kinds.push((await fetch(`${own.url}${path}`)).headers.get('x-kind'))
+      if (next !== '') changing['x-kind'] = next
+    }
+    expect(kinds).toEqual(['first', 'second', 'fixed', 'fixed', 'third'])
+  } finally {
+    await own.close()
+  }
 })

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { credentialOf, type JudgedRequest, type ObservedAnswer } from '../../src/rules/answer-rules.js'
+import { credentialOf, type JudgedRequest, type ObservedAnswer } from '../../src/spec-rules/answer-rules.js'
 import { createJudge } from '../../src/proxy/judging.js'
 import { createProxyApi, type ForwardAnswer } from '../../src/proxy/proxy-api.js'
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { expect, it } from 'vitest'
 import { parseFixture, toFixtureText } from '../../src/fake/fixture.js'
-import { resolveFixture } from '../../src/files/fixtures.js'
+import { resolveFixture } from '../../src/disk/fixtures.js'
 import { generatePets } from '../../src/seed/generate-pets.js'
 import { SHIPPED_FIXTURES } from '../../src/seed/shipped-fixtures.js'
 

@@ -1,11 +1,11 @@
-import { type Fake, type FakeOptions, createFakeService } from '../../src/fake/fake-service.js'
+import { type Fake, type FakeOptions, assembleFake } from '../../src/fake/assemble-fake.js'
 import { isDropped, type PlainRequest, type PlainResponse } from '../../src/service/http.js'
 import { createPetSource } from '../../src/seed/generate-pets.js'
 
 /** A fake with a manual clock and fixed randomness, for in-process tests of the core. */
 export function createTestFake(options: FakeOptions = {}, start = Date.UTC(2026, 0, 1)): Fake & { tick(ms: number): void } {
   let time = start
-  const fake = createFakeService(options, {
+  const fake = assembleFake(options, {
     now: () => time,
     random: () => 0.5,
     generate: async (generateOptions) => createPetSource(generateOptions),

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { parseFixture } from '../../src/fake/fixture.js'
-import { resolveFixture } from '../../src/files/fixtures.js'
+import { resolveFixture } from '../../src/disk/fixtures.js'
 import type { Pet } from '../../src/spec/animals-service.js'
 
 /** The animals of a shipped fixture, read the way `serve --fixture` reads them. */

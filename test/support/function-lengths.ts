@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { parse } from '@babel/parser'
 
-/** A function of a source file and how many lines are its own, nested functions' lines left out. */
-export type FunctionLength = { readonly file: string; readonly line: number; readonly name: string; readonly ownLines: number }
+/** A function of a source file: how many lines are its own (nested functions' left out), and how many in all. */
+export type FunctionLength = { readonly file: string; readonly line: number; readonly name: string; readonly ownLines: number; readonly lines: number }
 
 type Node = { readonly type: string; readonly loc?: { readonly start: { readonly line: number }; readonly end: { readonly line: number } }; readonly [key: string]: unknown }
 
@@ -44,7 +44,7 @@ export function functionLengths(file: string): FunctionLength[] {
       // A nested function's first and last lines are shared with the code around it.
       for (let line = (inner.loc?.start.line ?? 0) + 1; line < (inner.loc?.end.line ?? 0); line++) own.delete(line)
     }
-    found.push({ file, line: start, name, ownLines: own.size })
+    found.push({ file, line: start, name, ownLines: own.size, lines: end - start + 1 })
     for (const inner of nested) measure(inner, nameOf(inner, fn, name))
   }
   visit(ast, '')

@@ -8,7 +8,7 @@ import { createPactRecording, type PactInteraction, type PactRecording, recordin
 import { FakeInputError } from '../../src/service/errors.js'
 import { createFake } from '../../src/fake.js'
 import { createHandlers } from '../../src/msw/handlers.js'
-import { writePactFile, writePacts } from '../../src/files/pact-writer.js'
+import { writePactFile, writePacts } from '../../src/disk/pact-writer.js'
 import { escapedForRegExp } from '../support/expectations.js'
 
 const folders: string[] = []

@@ -154,9 +154,9 @@ export type ExchangeListener = (exchange: ObservedExchange) => void
 
 /**
  * Creates a fake service from its options and environment.
- * @example createFakeService({ pets }, { now: Date.now, random: Math.random, generate })
+ * @example assembleFake({ pets }, { now: Date.now, random: Math.random, generate })
  */
-export function createFakeService(options: FakeOptions, environment: FakeEnvironment): Fake {
+export function assembleFake(options: FakeOptions, environment: FakeEnvironment): Fake {
   const { now, random } = environment
   const keys = createKeyPolicy(options.keys ?? [])
   const isolate = options.isolate ?? false

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { expect, it } from 'vitest'
-import { FIXTURES_DIR, FixtureError, loadFixture, resolveFixture } from '../../src/files/fixtures.js'
+import { FIXTURES_DIR, FixtureError, loadFixture, resolveFixture } from '../../src/disk/fixtures.js'
 
 const folder = mkdtempSync(join(tmpdir(), 'animals-mock-fixtures-'))
 

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest'
 import { FakeInputError } from '../../src/service/errors.js'
-import { createFakeService } from '../../src/fake/fake-service.js'
+import { assembleFake } from '../../src/fake/assemble-fake.js'
 import type { IdReservation } from '../../src/service/store.js'
 import { createPetSource } from '../../src/seed/generate-pets.js'
 import { createTestFake, plainRequest, respond } from '../support/core-fake.js'
@@ -40,7 +40,7 @@ it('seeds with a seed drawn from its randomness when none is given', async () =>
 
 it('pauses a long seed every 2,000 animals, and stops it when the store cannot take one more', async () => {
   let pauses = 0
-  const fake = createFakeService(
+  const fake = assembleFake(
     { pets },
     { now: () => 0, random: () => 0.5, generate: async (options) => createPetSource(options), pause: async () => void (pauses += 1) },
   )

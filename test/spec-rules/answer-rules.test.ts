@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { credentialOf, type JudgedRequest, judgeAnswer, mediaType } from '../../src/rules/answer-rules.js'
+import { credentialOf, type JudgedRequest, judgeAnswer, mediaType } from '../../src/spec-rules/answer-rules.js'
 import { cite, SPEC } from '../../src/spec/citations.js'
 
 const list = (query: string, credential: JudgedRequest['credential'] = 'key'): JudgedRequest => ({ operation: 'listPets', method: 'GET', path: '/pets', query, credential })
