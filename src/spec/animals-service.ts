@@ -70,7 +70,7 @@ export const OPERATIONS = {
 export type OperationId = keyof typeof OPERATIONS
 
 /**
- * `getPet` is deprecated (spec 4.3, 9.2): its removal is announced for 5 December 2030, and
+ * `getPet` is deprecated (spec 4.3, 9.2): its removal is announced for the day `removal` says, and
  * `GET /pets` with the `status` filter replaces it.
  */
 export const DEPRECATED_GET_PET = {
@@ -84,7 +84,7 @@ const REMOVAL_DAY = new Date(`${DEPRECATED_GET_PET.removal}T00:00:00Z`)
 /** The removal day of `getPet` as a `Sunset` header states it (RFC 8594's HTTP-date, at 00:00 UTC). */
 export const REMOVAL_HTTP_DATE = REMOVAL_DAY.toUTCString()
 
-/** The removal day of `getPet` as the spec writes it: `5 December 2030`. */
+/** The removal day of `getPet` as the spec writes it, e.g. `5 December 2030`. */
 export const REMOVAL_DAY_IN_WORDS = REMOVAL_DAY.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
 
 /** The path of one animal below the base, up to its id: `/pets/`. */

@@ -6,8 +6,8 @@ export type DeprecationWarning = { readonly consumer?: string; readonly descript
 
 /**
  * One warning per interaction of a pact (any Pact version's JSON) that calls `GET /pets/{petId}`:
- * it is deprecated and to be removed on 5 December 2030, and `GET /pets` with the `status` filter
- * replaces it (spec 4.3, 9.2). Interactions that are not HTTP, or not that operation, give none.
+ * it is deprecated and to be removed on `DEPRECATED_GET_PET.removal`, and `GET /pets` with the
+ * `status` filter replaces it (spec 4.3, 9.2). Interactions that are not HTTP, or not that operation, give none.
  * @example deprecationWarnings(JSON.parse(pactText)).map((each) => each.message)
  */
 export function deprecationWarnings(pact: unknown): DeprecationWarning[] {
