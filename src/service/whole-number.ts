@@ -10,7 +10,7 @@ export function isWholeNumber(value: unknown, min: number, max: number): value i
  * @example parseWholeNumber('1e2', 1, 100) // undefined
  */
 export function parseWholeNumber(text: string | null | undefined, min: number, max: number): number | undefined {
-  if (text === null || text === undefined || !/^[0-9]{1,16}$/.test(text)) return undefined
+  if (typeof text !== 'string' || !/^[0-9]{1,16}$/.test(text)) return undefined
   const value = Number(text)
   return value >= min && value <= max ? value : undefined
 }

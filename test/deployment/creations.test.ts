@@ -115,4 +115,6 @@ it('judges a log: new ids listed before, and ids given twice, each as a reason c
     `4 of 6 new animals got ids that animals listed before the first creation already had: 1 (listed as "Rex"), 2 (listed as "Tom"), 3 (listed as "Kit") and 1 more; ${cite('petId')}`,
     `1 of 6 new animals got an id an earlier new animal had: 9; ${cite('petId')}`,
   ])
+  const many = idReuses({ before: new Map(), created: ['5', '5', '6', '6', '7', '7', '8', '8'] })
+  expect(many.reasons).toEqual([`4 of 8 new animals got an id an earlier new animal had: 5, 6, 7 and 1 more; ${cite('petId')}`])
 })

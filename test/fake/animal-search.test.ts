@@ -38,6 +38,9 @@ it('matches the name alone, as written: escaped characters read, and never a wor
   // "id", "name", "categoryId" and "available" are in every text, in none of these names.
   const plain = [store[0], store[1], store[3]] as string[]
   for (const word of ['id', 'name', 'categ', 'avail', '7']) expect((await findByName(plain, word, 0, 10, noPause)).matched, word).toBe(0)
+  // Nor the quotes around it: a search ending in one finds no name that merely ends the text.
+  expect((await findByName(plain, 'x"', 0, 10, noPause)).matched).toBe(0)
+  expect((await findByName(plain, '"r', 0, 10, noPause)).matched).toBe(0)
 })
 
 it('finds where an id would be in a list ordered by id, past 2^53 included', () => {
