@@ -91,13 +91,44 @@ function redactWhole(text: string): string {
 }
 
 /**
- * `text` (a log line's path) scrubbed of the request's credentials: the scrubber is made only when
- * the text holds one, so a request that repeats none costs a look at its headers.
+ * The credentials of requests that carried the same credential headers and query, each with its
+ * percent-encoding, by those values: a server's requests mostly repeat one key, and a log line is
+ * written for every one. At most `RECENT_CREDENTIALS` sets are kept, then all are forgotten.
+ */
+const recentCredentials = new Map<string, readonly string[]>()
+
+/** How many requests' credential sets `scrubRequestText` remembers. */
+export const RECENT_CREDENTIALS = 256
+
+/** Whether a header name says it carries a credential, remembered per name (names repeat). */
+const credentialNames = new Map<string, boolean>()
+function isCredentialName(name: string): boolean {
+  let found = credentialNames.get(name)
+  // Stryker disable next-line ConditionalExpression: a cache; a name tested again gives the same answer
+  if (found === undefined) {
+    if (credentialNames.size >= RECENT_CREDENTIALS) credentialNames.clear()
+    found = CREDENTIAL_HEADER.test(name)
+    credentialNames.set(name, found)
+  }
+  return found
+}
+
+/**
+ * `text` (a log line's path) scrubbed of the request's credentials. Run on every request, so it
+ * costs little when the text holds none: the credentials of a set of credential headers and query
+ * seen a moment ago are remembered, and the scrubber is made only when the text holds one.
  */
 export function scrubRequestText(text: string, request: { readonly headers: Fields; readonly search: string }): string {
-  const credentials = credentialsOf(request)
-  const holds = credentials.some((credential) => text.includes(credential) || text.includes(encodeURIComponent(credential)))
-  return holds ? createScrubber(credentials)(text) : text
+  let key = CREDENTIAL_PARAM.test(request.search) ? `?${request.search}` : ''
+  for (const name in request.headers) if (isCredentialName(name)) key += `\n${name}\n${request.headers[name]}`
+  if (key === '') return text
+  let forms = recentCredentials.get(key)
+  if (forms === undefined) {
+    if (recentCredentials.size >= RECENT_CREDENTIALS) recentCredentials.clear()
+    forms = credentialsOf(request).flatMap((credential) => [credential, encodeURIComponent(credential)])
+    recentCredentials.set(key, forms)
+  }
+  return forms.some((form) => text.includes(form)) ? createScrubber(credentialsOf(request))(text) : text
 }
 
 /**

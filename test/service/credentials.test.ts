@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { authSchemeOf, createScrubber, credentialsOf, MAX_CREDENTIAL_WORDS, MAX_CREDENTIALS, REDACTED, scrubRequestText } from '../../src/service/credentials.js'
+import { authSchemeOf, createScrubber, credentialsOf, MAX_CREDENTIAL_WORDS, MAX_CREDENTIALS, RECENT_CREDENTIALS, REDACTED, scrubRequestText } from '../../src/service/credentials.js'
 
 it('knows every credential a request carried: a credential header whole and each word after its scheme, each cookie, each credential-like query value', () => {
   const found = credentialsOf({
@@ -69,4 +69,18 @@ it('scrubs a log line\'s path of the request\'s credentials, and leaves one that
   expect(scrubRequestText('/v1/pets/a%20b%2Fc', { headers: { 'x-api-key': 'a b/c' }, search: '' })).toBe(`/v1/pets/${REDACTED}`)
   const plain = '/v1/pets/7'
   expect(scrubRequestText(plain, request)).toBe(plain)
+})
+
+it(`scrubs the same for a credential set seen before, and past ${RECENT_CREDENTIALS} remembered sets`, () => {
+  const request = (key: string) => ({ headers: { authorization: `Bearer ${key}`, accept: '*/*' }, search: '' })
+  for (let round = 0; round < 2; round++) {
+    for (let i = 0; i <= RECENT_CREDENTIALS; i++) {
+      const key = `key-number-${i}`
+      expect(scrubRequestText(`/v1/pets/${key}`, request(key))).toBe(`/v1/pets/${REDACTED}`)
+      expect(scrubRequestText('/v1/pets/7', request(key))).toBe('/v1/pets/7')
+    }
+  }
+  // A request with no credential header and no credential-like query: nothing to look for.
+  expect(scrubRequestText('/v1/pets/abc', { headers: { accept: '*/*' }, search: 'limit=1' })).toBe('/v1/pets/abc')
+  expect(scrubRequestText('/v1/pets/query-secret-9', { headers: {}, search: 'token=query-secret-9' })).toBe(`/v1/pets/${REDACTED}`)
 })
