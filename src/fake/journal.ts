@@ -153,7 +153,11 @@ const storedOf = new WeakMap<Journal, () => readonly Stored[]>()
  * redacted only when entries are read.
  */
 export function createJournal(capacity = 1000, pool: JournalPool = createJournalPool()): Journal {
-  let kept: Stored[] = []
+  // A ring: `count` entries from `head`, the oldest; recording and forgetting the oldest cost the
+  // same however full it is (a shift would move every entry on each request once it is full).
+  const ring: (Stored | undefined)[] = []
+  let head = 0
+  let count = 0
   let bytes = 0
   // A busy fake records thousands of requests between two garbage collections, and each request
   // comes with its own copies of a path, a query and headers that are mostly the same as a moment
@@ -171,14 +175,21 @@ export function createJournal(capacity = 1000, pool: JournalPool = createJournal
   const member: PoolMember = {
     bytes: () => bytes,
     dropOldest() {
-      const oldest = kept.shift()
-      if (oldest !== undefined) forget(oldest)
+      const oldest = ring[head]
+      if (oldest === undefined) return
+      ring[head] = undefined
+      head = (head + 1) % capacity
+      count -= 1
+      forget(oldest)
     },
   }
   pool.members.add(member)
+  const chronological = (): Stored[] => Array.from({ length: count }, (_, i) => ring[(head + i) % capacity] as Stored)
   const clear = (): void => {
-    for (const entry of kept) forget(entry)
-    kept = []
+    for (const entry of chronological()) forget(entry)
+    ring.length = 0
+    head = 0
+    count = 0
   }
   const journal: Journal = {
     capacity,
@@ -211,8 +222,9 @@ export function createJournal(capacity = 1000, pool: JournalPool = createJournal
         sharedChars: shared ? answer.length : 0,
         bytes: ENTRY_BYTES + path.length + search.length + fieldsLength(headers) + (keptBody?.length ?? 0) + (typeof responseBody === 'string' ? 0 : (responseBody?.length ?? 0)),
       }
-      if (kept.length >= capacity) member.dropOldest()
-      kept.push(stored)
+      if (count >= capacity) member.dropOldest()
+      ring[(head + count) % capacity] = stored
+      count += 1
       bytes += stored.bytes
       pool.bytes += stored.bytes
       pool.sharedChars += stored.sharedChars
@@ -225,7 +237,7 @@ export function createJournal(capacity = 1000, pool: JournalPool = createJournal
       pool.members.delete(member)
     },
   }
-  storedOf.set(journal, () => kept)
+  storedOf.set(journal, chronological)
   return journal
 }
 
