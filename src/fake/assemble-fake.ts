@@ -50,7 +50,7 @@ export type FakeOptions = {
   readonly storeIdleMs?: number
   /** Ids never to hand out again, kept by the node adapter with a state file; not with `isolate`. */
   readonly ids?: IdReservation
-  /** How many requests the journal keeps. */
+  /** How many requests each store's journal keeps: 1,000 by default; 0 keeps none. */
   readonly journalSize?: number
   /** Latency added to every API answer from the start. */
   readonly latency?: LatencySpec

@@ -153,78 +153,27 @@ const storedOf = new WeakMap<Journal, () => readonly Stored[]>()
  * redacted only when entries are read.
  */
 export function createJournal(capacity = 1000, pool: JournalPool = createJournalPool()): Journal {
-  // A ring: `count` entries from `head`, the oldest; recording and forgetting the oldest cost the
-  // same however full it is (a shift would move every entry on each request once it is full).
-  const ring: (Stored | undefined)[] = []
-  let head = 0
-  let count = 0
+  // A capacity that is not a whole number keeps as many as its whole part; 0 keeps none.
+  const ring = createRing<Stored>(Math.max(0, Math.floor(capacity)))
   let bytes = 0
-  // A busy fake records thousands of requests between two garbage collections, and each request
-  // comes with its own copies of a path, a query and headers that are mostly the same as a moment
-  // ago. Kept as they come, every one would be copied and promoted by the collector, which costs
-  // more than answering the request; kept as the equal value seen just before, they die young.
-  const paths = createRecentValues<string>(sameValue)
-  const searches = createRecentValues<string>(sameValue)
-  const headerSets = createRecentValues<Fields>(sameFields)
-  const bodies = createRecentValues<Uint8Array>(sameBytes)
-  const forget = (entry: Stored): void => {
+  const forget = (entry: Stored | undefined): void => {
+    if (entry === undefined) return
     bytes -= entry.bytes
     pool.bytes -= entry.bytes
     pool.sharedChars -= entry.sharedChars
   }
-  const member: PoolMember = {
-    bytes: () => bytes,
-    dropOldest() {
-      const oldest = ring[head]
-      if (oldest === undefined) return
-      ring[head] = undefined
-      head = (head + 1) % capacity
-      count -= 1
-      forget(oldest)
-    },
-  }
+  const member: PoolMember = { bytes: () => bytes, dropOldest: () => forget(ring.shift()) }
   pool.members.add(member)
-  const chronological = (): Stored[] => Array.from({ length: count }, (_, i) => ring[(head + i) % capacity] as Stored)
+  const store = storeEntries(pool)
   const clear = (): void => {
-    for (const entry of chronological()) forget(entry)
-    ring.length = 0
-    head = 0
-    count = 0
+    for (const entry of ring.items()) forget(entry)
+    ring.clear()
   }
   const journal: Journal = {
     capacity,
-    record({ request, receivedAt, tenant, status, forced, outcome, delayMs, response }) {
-      pool.seq += 1
-      const { body } = request
-      const answer = response?.body
-      const shared = answer !== undefined && (answer.length <= BODY_LIMIT || pool.sharedChars + answer.length <= SHARED_ANSWER_CHARS)
-      const path = paths.intern(request.path)
-      const search = searches.intern(request.search)
-      const headers = headerSets.intern(request.headers)
-      const keptBody = body === undefined ? undefined : bodies.intern(body.subarray(0, BODY_LIMIT), copyBytes)
-      const responseBody = shared ? answer : copiedStart(answer)
-      const stored: Stored = {
-        seq: pool.seq,
-        receivedAt,
-        tenant,
-        method: request.method,
-        basePath: request.basePath,
-        path,
-        search,
-        status,
-        forced,
-        outcome,
-        delayMs,
-        headers,
-        body: keptBody,
-        responseHeaders: response?.headers,
-        responseBody,
-        sharedChars: shared ? answer.length : 0,
-        bytes: ENTRY_BYTES + path.length + search.length + fieldsLength(headers) + (keptBody?.length ?? 0) + (typeof responseBody === 'string' ? 0 : (responseBody?.length ?? 0)),
-      }
-      if (count >= capacity) member.dropOldest()
-      ring[(head + count) % capacity] = stored
-      count += 1
+    record(record) {
+      const stored = store(record)
+      forget(ring.push(stored))
       bytes += stored.bytes
       pool.bytes += stored.bytes
       pool.sharedChars += stored.sharedChars
@@ -237,8 +186,92 @@ export function createJournal(capacity = 1000, pool: JournalPool = createJournal
       pool.members.delete(member)
     },
   }
-  storedOf.set(journal, chronological)
+  storedOf.set(journal, ring.items)
   return journal
+}
+
+/** Turns what the fake hands over into what one journal keeps, numbered in `pool`'s order. */
+function storeEntries(pool: JournalPool): (record: JournalRecord) => Stored {
+  // A busy fake records thousands of requests between two garbage collections, and each request
+  // comes with its own copies of a path, a query and headers that are mostly the same as a moment
+  // ago. Kept as they come, every one would be copied and promoted by the collector, which costs
+  // more than answering the request; kept as the equal value seen just before, they die young.
+  const paths = createRecentValues<string>(sameValue)
+  const searches = createRecentValues<string>(sameValue)
+  const headerSets = createRecentValues<Fields>(sameFields)
+  const bodies = createRecentValues<Uint8Array>(sameBytes)
+  return ({ request, receivedAt, tenant, status, forced, outcome, delayMs, response }) => {
+    pool.seq += 1
+    const { body } = request
+    const answer = response?.body
+    const shared = answer !== undefined && (answer.length <= BODY_LIMIT || pool.sharedChars + answer.length <= SHARED_ANSWER_CHARS)
+    const path = paths.intern(request.path)
+    const search = searches.intern(request.search)
+    const headers = headerSets.intern(request.headers)
+    const keptBody = body === undefined ? undefined : bodies.intern(body.subarray(0, BODY_LIMIT), copyBytes)
+    const responseBody = shared ? answer : copiedStart(answer)
+    return {
+      seq: pool.seq,
+      receivedAt,
+      tenant,
+      method: request.method,
+      basePath: request.basePath,
+      path,
+      search,
+      status,
+      forced,
+      outcome,
+      delayMs,
+      headers,
+      body: keptBody,
+      responseHeaders: response?.headers,
+      responseBody,
+      sharedChars: shared ? answer.length : 0,
+      bytes: ENTRY_BYTES + path.length + search.length + fieldsLength(headers) + (keptBody?.length ?? 0) + (typeof responseBody === 'string' ? 0 : (responseBody?.length ?? 0)),
+    }
+  }
+}
+
+/** The last `capacity` items, oldest first. */
+type Ring<T> = {
+  /** Adds `item` as the newest; gives back the oldest when it made room for it. */
+  push(item: T): T | undefined
+  /** Takes the oldest out. */
+  shift(): T | undefined
+  items(): T[]
+  clear(): void
+}
+
+// Adding and forgetting the oldest cost the same however full the ring is (an array's shift would
+// move every entry on each request once the journal is full).
+function createRing<T>(capacity: number): Ring<T> {
+  const slots: (T | undefined)[] = []
+  let head = 0
+  let count = 0
+  const ring: Ring<T> = {
+    push(item) {
+      if (capacity === 0) return item
+      const dropped = count === capacity ? ring.shift() : undefined
+      slots[(head + count) % capacity] = item
+      count += 1
+      return dropped
+    },
+    shift() {
+      if (count === 0) return undefined
+      const oldest = slots[head]
+      slots[head] = undefined
+      head = (head + 1) % capacity
+      count -= 1
+      return oldest
+    },
+    items: () => Array.from({ length: count }, (_, i) => slots[(head + i) % capacity] as T),
+    clear() {
+      slots.length = 0
+      head = 0
+      count = 0
+    },
+  }
+  return ring
 }
 
 /** The member keeping the most bytes: the one that gives way when the pool is full. */

@@ -180,3 +180,32 @@ it('keeps every journal of a pool within its bytes together, the journal keeping
   expect(pool.bytes).toBe(quietBytes)
   expect(pool.members.size).toBe(2)
 })
+
+it('keeps the last capacity entries in order as it wraps, after the pool took its oldest too', () => {
+  const pool = createJournalPool()
+  const journal = createJournal(4, pool)
+  const record = (n: number) => journal.record({ request: request(`/pets/${n}`, {}), receivedAt: 0, tenant: null, status: 200, forced: false, outcome: 'answered', delayMs: 0 })
+  for (let n = 1; n <= 6; n++) record(n)
+  expect(journal.entries().map((entry) => entry.path)).toEqual([3, 4, 5, 6].map((n) => `/v1/pets/${n}`))
+  // The pool takes the oldest of the fullest journal: here, entry 3; the ring goes on after it.
+  ;[...pool.members][0]?.dropOldest()
+  for (let n = 7; n <= 9; n++) record(n)
+  expect(journal.entries().map((entry) => entry.path)).toEqual([6, 7, 8, 9].map((n) => `/v1/pets/${n}`))
+  journal.clear()
+  expect(journal.entries()).toEqual([])
+  record(10)
+  expect(journal.entries().map((entry) => entry.seq)).toEqual([10])
+})
+
+it('keeps no entry with a capacity of 0 and its whole part of a fractional one, the pool counting only what is kept', () => {
+  const pool = createJournalPool()
+  const none = createJournal(0, pool)
+  const two = createJournal(2.5, pool)
+  const record = (journal: typeof none, n: number) =>
+    journal.record({ request: request(`/pets/${n}`, {}), receivedAt: 0, tenant: null, status: 200, forced: false, outcome: 'answered', delayMs: 0 })
+  for (let n = 1; n <= 3; n++) record(none, n)
+  expect(none.entries()).toEqual([])
+  expect(pool.bytes).toBe(0)
+  for (let n = 1; n <= 3; n++) record(two, n)
+  expect(two.entries().map((entry) => entry.path)).toEqual(['/v1/pets/2', '/v1/pets/3'])
+})
