@@ -12,7 +12,7 @@ import { measureProxyLatency } from './proxy.js'
 import { measureRecordingOverhead } from './recording.js'
 import { measureResponsiveness } from './responsiveness.js'
 import { LOOP_BUDGET_MS, measureSharedFake } from './shared-fake.js'
-import { CLI } from './processes.js'
+import { CLI, PINNING, pinLoadHere } from './processes.js'
 import { compareStartup } from './startup.js'
 import { compareStoreSizes, STORE_SIZES } from './store-size.js'
 import { LOAD_GENERATOR } from './load.js'
@@ -29,8 +29,9 @@ const verdict = (target: string, measured: string, held: boolean): void => void 
 const fixed = (value: number, digits = 2): string => value.toFixed(digits)
 const rps = (value: number): string => Math.round(value).toLocaleString('en-US')
 
+pinLoadHere()
 console.log(`# animals-mock benchmark\n`)
-console.log(`Node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}; ${LOAD_GENERATOR}, 32 connections, loopback; ${RUNS} rounds of ${SECONDS} s per figure, medians.\n`)
+console.log(`Node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}; ${LOAD_GENERATOR}, 32 connections, loopback; ${RUNS} rounds of ${SECONDS} s per figure, medians; ${PINNING}.\n`)
 
 console.log('## Fake against bare node:http servers (fixture `large`, 10,000 animals)\n')
 console.log('The fake as `serve` starts it (request logs on, to /dev/null); the bare servers answer the same status, headers and body from precomputed bytes. "batched" writes the answers of one turn of the event loop together, as the fake does; "inline" writes each as it is handled, as a plain node:http server does. The verdict compares with the faster, batched one. Ratios are medians of the rounds\' ratios.\n')

@@ -2,15 +2,12 @@
  * `npm run bench:shared`: one `serve --isolate` shared by teams, and /healthz while some of them read
  * what is heavy to read: journal pages of requests that carried 15 KB keys of 1,500 words, name
  * searches over a store of 2,000,000 animals (eight at once), and dashboards polling. Beside it, the
- * same probe against a bare node:http server, in alternating rounds. The servers run on core 1
- * (`taskset -c 1`), this process, the load and the probe, on core 0: unpinned, one server's figures
- * swung 2x between runs here. The target: /healthz p99 within 50 ms, no request holding the loop
+ * same probe against a bare node:http server, in alternating rounds, pinned as `PINNING` says
+ * (processes.ts). The target: /healthz p99 within 50 ms, no request holding the loop
  * longer (docs/guarantees.md).
  */
-import { execFileSync } from 'node:child_process'
-import { cpus } from 'node:os'
 import { pathToFileURL } from 'node:url'
-import { BARE, CLI, startProcess, type ServerProcess } from './processes.js'
+import { BARE, CLI, pinLoadHere, startProcess, type ServerProcess } from './processes.js'
 import { sampleDuring } from './responsiveness.js'
 
 /** The longest /healthz may wait at p99 while the others read: the event loop's budget. */
@@ -26,11 +23,6 @@ const percentile = (sorted: readonly number[], p: number): number => sorted[Math
 const summary = (waits: readonly number[]) => {
   const sorted = [...waits].sort((a, b) => a - b)
   return { samples: sorted.length, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted.at(-1) ?? 0 }
-}
-
-/** Pins a running process, every thread of it, to the cores given (`0`, `0-1`). */
-function pin(pid: number, cores: string): void {
-  execFileSync('taskset', ['-a', '-p', '-c', cores, String(pid)], { stdio: 'ignore' })
 }
 
 const call = (server: ServerProcess, path: string, key: string, init: RequestInit = {}) =>
@@ -97,9 +89,8 @@ const WORK: readonly { readonly work: string; readonly run: (server: ServerProce
 
 /** Measures every read against the fake and the bare server, in `rounds` alternating rounds each. */
 export async function measureSharedFake(rounds = 3): Promise<SharedFigure[]> {
-  pin(process.pid, '0')
-  const fake = await startProcess(CLI, ['serve', '--isolate', '--fixture', 'empty', '--quiet', '--max-animals', '2100000'], {}, true, 1)
-  const bare = await startProcess(BARE, [], {}, false, 1)
+  const fake = await startProcess(CLI, ['serve', '--isolate', '--fixture', 'empty', '--quiet', '--max-animals', '2100000'])
+  const bare = await startProcess(BARE, [], {}, false)
   try {
     await prepare(fake)
     const figures: SharedFigure[] = []
@@ -115,12 +106,11 @@ export async function measureSharedFake(rounds = 3): Promise<SharedFigure[]> {
   } finally {
     await fake.stop()
     await bare.stop()
-    // The benchmarks after this one pin their own processes, or none.
-    pin(process.pid, `0-${cpus().length - 1}`)
   }
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  pinLoadHere()
   console.log('| while | fake /healthz p50 / p99 / longest ms | bare p50 / p99 / longest ms | target |\n|---|---:|---:|---:|')
   let held = true
   for (const { work, fake, bare } of await measureSharedFake()) {
