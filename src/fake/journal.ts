@@ -148,13 +148,14 @@ type Stored = {
 const storedOf = new WeakMap<Journal, () => readonly Stored[]>()
 
 /**
- * Creates a journal holding the last `capacity` requests of one store, within `pool`'s bounds.
+ * Creates a journal holding the last `asked` requests of one store (its whole part), within `pool`'s bounds.
  * Recording stores references and copies at most `BODY_LIMIT` bytes; headers and query are
  * redacted only when entries are read.
  */
-export function createJournal(capacity = 1000, pool: JournalPool = createJournalPool()): Journal {
+export function createJournal(asked = 1000, pool: JournalPool = createJournalPool()): Journal {
   // A capacity that is not a whole number keeps as many as its whole part; 0 keeps none.
-  const ring = createRing<Stored>(Math.max(0, Math.floor(capacity)))
+  const capacity = Math.max(0, Math.floor(asked))
+  const ring = createRing<Stored>(capacity)
   let bytes = 0
   const forget = (entry: Stored | undefined): void => {
     if (entry === undefined) return

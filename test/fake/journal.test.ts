@@ -207,5 +207,6 @@ it('keeps no entry with a capacity of 0 and its whole part of a fractional one, 
   expect(none.entries()).toEqual([])
   expect(pool.bytes).toBe(0)
   for (let n = 1; n <= 3; n++) record(two, n)
+  expect([none.capacity, two.capacity]).toEqual([0, 2])
   expect(two.entries().map((entry) => entry.path)).toEqual(['/v1/pets/2', '/v1/pets/3'])
 })
