@@ -210,3 +210,63 @@ it('keeps no entry with a capacity of 0 and its whole part of a fractional one, 
   expect([none.capacity, two.capacity]).toEqual([0, 2])
   expect(two.entries().map((entry) => entry.path)).toEqual(['/v1/pets/2', '/v1/pets/3'])
 })
+
+/** Records an answer with `body` into `journal`; the request is the same each time. */
+const recordAnswer = (journal: ReturnType<typeof createJournal>, body?: string) =>
+  journal.record({
+    request: request('/pets', {}),
+    receivedAt: 0,
+    tenant: null,
+    status: 200,
+    forced: false,
+    outcome: 'answered',
+    delayMs: 0,
+    ...(body === undefined ? {} : { response: { status: 200, headers: {}, body } }),
+  })
+
+/** What one such entry counts for in its pool, without an answer copied. */
+function plainEntryBytes(): number {
+  const pool = createJournalPool()
+  recordAnswer(createJournal(1, pool))
+  return pool.bytes
+}
+
+it('holds answers by reference up to SHARED_ANSWER_CHARS exactly, keeps a copy of the first BODY_LIMIT bytes of a longer one past it, and gives the room back as entries go', () => {
+  const plain = plainEntryBytes()
+  const pool = createJournalPool()
+  const journal = createJournal(6, pool)
+  const [member] = [...pool.members]
+  const quarter = 'x'.repeat(SHARED_ANSWER_CHARS / 4)
+  for (let i = 0; i < 4; i++) recordAnswer(journal, quarter)
+  // The fourth lands exactly on the bound: still held by reference, and no bytes copied.
+  expect(pool.sharedChars).toBe(SHARED_ANSWER_CHARS)
+  expect(pool.bytes).toBe(4 * plain)
+  recordAnswer(journal, quarter)
+  expect(pool.sharedChars).toBe(SHARED_ANSWER_CHARS)
+  expect(pool.bytes).toBe(5 * plain + BODY_LIMIT)
+  expect(journal.entries().at(-1)?.response?.body).toBe('x'.repeat(BODY_LIMIT))
+  // An answer of BODY_LIMIT characters is held whatever the pool holds; one more and it is a copy.
+  recordAnswer(journal, 'y'.repeat(BODY_LIMIT))
+  expect(pool.sharedChars).toBe(SHARED_ANSWER_CHARS + BODY_LIMIT)
+  expect(pool.bytes).toBe(6 * plain + BODY_LIMIT)
+  recordAnswer(journal, 'z'.repeat(BODY_LIMIT + 1))
+  // The seventh pushed out the first: its characters and its bytes are given back.
+  expect(journal.entries()).toHaveLength(6)
+  expect(pool.sharedChars).toBe(SHARED_ANSWER_CHARS - SHARED_ANSWER_CHARS / 4 + BODY_LIMIT)
+  expect(pool.bytes).toBe(6 * plain + 2 * BODY_LIMIT)
+  expect(member?.bytes()).toBe(pool.bytes)
+  journal.clear()
+  expect([pool.sharedChars, pool.bytes, member?.bytes()]).toEqual([0, 0, 0])
+})
+
+it('keeps a pool full to exactly its bound, and gives way with the first entry past it', () => {
+  const plain = plainEntryBytes()
+  const pool = createJournalPool(3 * plain)
+  const journal = createJournal(10, pool)
+  for (let i = 0; i < 3; i++) recordAnswer(journal)
+  expect(journal.entries()).toHaveLength(3)
+  expect(pool.bytes).toBe(3 * plain)
+  recordAnswer(journal)
+  expect(journal.entries().map((entry) => entry.seq)).toEqual([2, 3, 4])
+  expect(pool.bytes).toBe(3 * plain)
+})
