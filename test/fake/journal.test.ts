@@ -12,6 +12,19 @@ const request = (path: string, headers: Fields, body?: Uint8Array): PlainRequest
   body,
 })
 
+/** Records a GET of `path` answered by the API into `journal`, with the answer `body` when given. */
+const recordAnswer = (journal: ReturnType<typeof createJournal>, body?: string, path = '/pets') =>
+  journal.record({
+    request: request(path, {}),
+    receivedAt: 0,
+    tenant: null,
+    status: 200,
+    forced: false,
+    outcome: 'answered',
+    delayMs: 0,
+    ...(body === undefined ? {} : { response: { status: 200, headers: {}, body } }),
+  })
+
 // The journal keeps a value equal to one seen a moment before as that one (see createRecentValues):
 // whatever the mix of repeated and new values, each entry must still show exactly its own request.
 it('shows each request exactly as it came, however its paths, headers and bodies repeat', () => {
@@ -184,7 +197,7 @@ it('keeps every journal of a pool within its bytes together, the journal keeping
 it('keeps the last capacity entries in order as it wraps, after the pool took its oldest too', () => {
   const pool = createJournalPool()
   const journal = createJournal(4, pool)
-  const record = (n: number) => journal.record({ request: request(`/pets/${n}`, {}), receivedAt: 0, tenant: null, status: 200, forced: false, outcome: 'answered', delayMs: 0 })
+  const record = (n: number) => recordAnswer(journal, undefined, `/pets/${n}`)
   for (let n = 1; n <= 6; n++) record(n)
   expect(journal.entries().map((entry) => entry.path)).toEqual([3, 4, 5, 6].map((n) => `/v1/pets/${n}`))
   // The pool takes the oldest of the fullest journal: here, entry 3; the ring goes on after it.
@@ -201,8 +214,7 @@ it('keeps no entry with a capacity of 0 and its whole part of a fractional one, 
   const pool = createJournalPool()
   const none = createJournal(0, pool)
   const two = createJournal(2.5, pool)
-  const record = (journal: typeof none, n: number) =>
-    journal.record({ request: request(`/pets/${n}`, {}), receivedAt: 0, tenant: null, status: 200, forced: false, outcome: 'answered', delayMs: 0 })
+  const record = (journal: typeof none, n: number) => recordAnswer(journal, undefined, `/pets/${n}`)
   for (let n = 1; n <= 3; n++) record(none, n)
   expect(none.entries()).toEqual([])
   expect(pool.bytes).toBe(0)
@@ -210,19 +222,6 @@ it('keeps no entry with a capacity of 0 and its whole part of a fractional one, 
   expect([none.capacity, two.capacity]).toEqual([0, 2])
   expect(two.entries().map((entry) => entry.path)).toEqual(['/v1/pets/2', '/v1/pets/3'])
 })
-
-/** Records an answer with `body` into `journal`; the request is the same each time. */
-const recordAnswer = (journal: ReturnType<typeof createJournal>, body?: string) =>
-  journal.record({
-    request: request('/pets', {}),
-    receivedAt: 0,
-    tenant: null,
-    status: 200,
-    forced: false,
-    outcome: 'answered',
-    delayMs: 0,
-    ...(body === undefined ? {} : { response: { status: 200, headers: {}, body } }),
-  })
 
 /** What one such entry counts for in its pool, without an answer copied. */
 function plainEntryBytes(): number {
