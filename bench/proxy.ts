@@ -6,6 +6,7 @@
 import { performance } from 'node:perf_hooks'
 import { pathToFileURL } from 'node:url'
 import { CLI, pinLoadHere, startProcess } from './processes.js'
+import { HOSTILE_ADDED_MS, measureHostileProxy } from './proxy-hostile.js'
 
 const KEY = 'bench-key'
 
@@ -54,4 +55,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   const figures = await measureProxyLatency()
   console.log(`GET /v1/pets/{id}, ${figures.requests} requests each, one at a time: direct p50 ${figures.directP50Ms.toFixed(3)} ms, through the proxy ${figures.proxiedP50Ms.toFixed(3)} ms`)
   console.log(`  added by the proxy: ${figures.addedP50Ms.toFixed(3)} ms p50 (target <= 1 ms)`)
+  for (const figure of await measureHostileProxy()) {
+    console.log(`/healthz while ${figure.work}: proxy p99 ${figure.proxyP99.toFixed(1)} ms, bare ${figure.bareP99.toFixed(1)} ms, added ${figure.addedMs.toFixed(1)} ms over ${figure.samples} probes (target <= ${HOSTILE_ADDED_MS} ms)`)
+  }
 }

@@ -22,6 +22,31 @@ it('judges a small answer in this thread and a large one in a worker, alike', as
   expect(large).toEqual([{ aspect: 'count', reason: expect.stringMatching(/^50000 animals listed, more than limit=5; spec 4\.1/) }])
 })
 
+/** How many turns this thread's event loop took while `judging` was under way. */
+async function turnsDuring(judging: Promise<unknown>): Promise<number> {
+  let turns = 0
+  let done = false
+  const spin = (): void => {
+    if (done) return
+    turns += 1
+    setImmediate(spin)
+  }
+  setImmediate(spin)
+  await judging
+  done = true
+  return turns
+}
+
+it('leaves this thread\'s event loop turning while a large answer is judged, where an inline judgement takes no turn', async () => {
+  const inWorker = createJudge({ worker: WORKER, inlineChars: 1000, concurrent: 1 })
+  const inline = createJudge({ worker: WORKER, inlineChars: Number.POSITIVE_INFINITY, concurrent: 1 })
+  const large = listOf(50_000)
+  // The worker starts, parses about 3 MB and answers while this loop keeps turning: many turns.
+  expect(await turnsDuring(inWorker(LIST, large, never))).toBeGreaterThan(10)
+  // The same judgement in this thread holds the loop from start to end: not one turn.
+  expect(await turnsDuring(inline(LIST, large, never))).toBe(0)
+})
+
 it('gives up on a large judgement when the exchange\'s deadline passes mid-way, or while it waits for its turn', async () => {
   const judge = createJudge({ worker: WORKER, inlineChars: 1000, concurrent: 1 })
   // 400,000 animals take a worker far longer than 50 ms to parse.
