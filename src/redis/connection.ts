@@ -1,0 +1,122 @@
+import { createHash } from 'node:crypto'
+
+/**
+ * One Redis, as the stores use it: a command, or a Lua script by its SHA-1 (sent whole once when
+ * Redis does not know it, after a restart). Each rejects within `timeoutMs`, and at once while
+ * Redis is unreachable, with a `RedisUnavailable`: never a hang.
+ */
+export type RedisCall = {
+  command(args: readonly string[]): Promise<unknown>
+  script(source: string, keys: readonly string[], args: readonly string[]): Promise<unknown>
+}
+
+/** A connection to Redis: what the stores call, whether it is up, and how to let go of it. */
+export type RedisConnection = RedisCall & {
+  /** The URL without its password, for lines and /healthz. */
+  readonly where: string
+  /** Whether commands can go out now; the connection comes back by itself when Redis does. */
+  ready(): boolean
+  /** Called each time the connection is (again) ready: the first time, and after Redis came back. */
+  onReady(listener: () => void): void
+  close(): Promise<void>
+}
+
+/** A command or script that could not reach Redis in time, or was refused a place in the queue. */
+export class RedisUnavailable extends Error {
+  constructor(where: string, cause: unknown) {
+    super(`The store at ${where} did not answer: ${cause instanceof Error ? cause.message : String(cause)}.`)
+    this.name = 'RedisUnavailable'
+  }
+}
+
+/** The most commands waiting for Redis at once (sent or not), so that a frozen Redis cannot grow the process. */
+export const REDIS_QUEUE_LIMIT = 10_000
+
+/** Options of `connectRedis`. */
+export type RedisOptions = {
+  /** `redis://[user:password@]host:port[/db]`, or `rediss://` for TLS. */
+  readonly url: string
+  /** The longest a command waits for its answer, in ms; then it fails with `RedisUnavailable`. */
+  readonly timeoutMs: number
+}
+
+/** The URL with any password replaced by `***`. */
+export function redisWhere(url: string): string {
+  const parsed = new URL(url)
+  if (parsed.password !== '') parsed.password = '***'
+  return parsed.toString()
+}
+
+/**
+ * Connects to Redis with `@redis/client` (an optional peer dependency: only `serve --store`
+ * loads it). A lost connection is tried again every 100 ms up to every second, for ever; in the
+ * meantime no command is queued (each fails at once rather than wait).
+ */
+export async function connectRedis({ url, timeoutMs }: RedisOptions): Promise<RedisConnection> {
+  const where = redisWhere(url)
+  let client: typeof import('@redis/client')
+  try {
+    client = await import('@redis/client')
+  } catch {
+    throw new Error('--store redis://… needs the package @redis/client: npm install @redis/client')
+  }
+  const redis = client.createClient({
+    url,
+    disableOfflineQueue: true,
+    // Commands waiting for Redis at once, every request together; past it a command fails at once.
+    commandsQueueMaxLength: REDIS_QUEUE_LIMIT,
+    socket: { connectTimeout: timeoutMs, reconnectStrategy: (retries: number) => Math.min(100 * (retries + 1), 1000) },
+  })
+  const listeners: (() => void)[] = []
+  // Errors come as events while it reconnects; each command says its own, so none is thrown here.
+  redis.on('error', () => {})
+  redis.on('ready', () => {
+    for (const listener of listeners) listener()
+  })
+  // node-redis's own `timeout` ends only the wait to be written, not the wait for the answer: a
+  // Redis that hangs (a stopped process, a full disk under appendfsync always) would hold every
+  // request. So each command races its own deadline; an answer that comes late is read and dropped.
+  const send = (args: readonly string[]): Promise<unknown> =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new RedisUnavailable(where, new Error(`no answer within ${timeoutMs} ms (--store-timeout)`))), timeoutMs)
+      redis.sendCommand(args).then(
+        (reply) => {
+          clearTimeout(timer)
+          resolve(reply)
+        },
+        (error: unknown) => {
+          clearTimeout(timer)
+          reject(error instanceof client.ErrorReply ? error : new RedisUnavailable(where, error))
+        },
+      )
+    })
+  const shas = new Map<string, string>()
+  // A first attempt that fails is not fatal: the connection is tried again until Redis answers.
+  void redis.connect().catch(() => {})
+  return {
+    where,
+    command: send,
+    async script(source, keys, args) {
+      let sha = shas.get(source)
+      if (sha === undefined) {
+        sha = createHash('sha1').update(source).digest('hex')
+        shas.set(source, sha)
+      }
+      const numbers = [String(keys.length), ...keys, ...args]
+      try {
+        return await send(['EVALSHA', sha, ...numbers])
+      } catch (error) {
+        if (!(error instanceof client.ErrorReply) || !error.message.startsWith('NOSCRIPT')) throw error
+        return await send(['EVAL', source, ...numbers])
+      }
+    },
+    ready: () => redis.isReady,
+    onReady(listener) {
+      listeners.push(listener)
+      if (redis.isReady) listener()
+    },
+    async close() {
+      redis.destroy()
+    },
+  }
+}

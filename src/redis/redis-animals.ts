@@ -1,0 +1,167 @@
+import { type ApiError, apiError } from '../service/errors.js'
+import { fail, ok, type Result } from '../service/http.js'
+import { toPetJson } from '../service/pets.js'
+import { type Int64, type NewPet, type Pet, PET_STATUSES, type PetStatus } from '../spec/animals-service.js'
+import type { RedisCall } from './connection.js'
+
+/**
+ * The animals of one store in Redis, read and changed by every replica at once:
+ *
+ * - `<prefix>{<label>}:pets`, a hash of each animal's JSON text by id;
+ * - `<prefix>{<label>}:ids`, and `:status:<status>` for each PetStatus, sorted sets of the ids
+ *   (scored by id, so a list is a range in ascending id order, the spec's order);
+ * - `<prefix>{<label>}:last`, the last id handed out: it only grows, so no id is ever handed out
+ *   twice, by any replica, not even after a reset or a snapshot load;
+ * - `<prefix>animals`, how many animals every store holds together: the budget (`--max-animals`).
+ *
+ * A store's keys share the hash tag `{<label>}`, so on Redis Cluster they sit on one slot. Each
+ * change is one Lua script: Redis runs it whole, before or after any other replica's, so an id is
+ * assigned, the animal stored and the budget taken in one atomic step. Ids are scored as doubles:
+ * above 2^53 two ids may share a score, and Redis then orders them by their digits, which is still
+ * ascending for ids of the same length.
+ */
+export type RedisAnimals = {
+  readonly label: string
+  get(id: Int64): Promise<string | undefined>
+  /** The first `limit` animals in ascending id order, only those with `status` when given, as one JSON array. */
+  listJson(limit: number, status?: PetStatus): Promise<string>
+  create(newPet: NewPet): Promise<Result<Created, ApiError>>
+  /**
+   * Replaces every animal with `pets` at once, as one script: between chunks they are written to
+   * keys no request reads, then swapped in. Refused with `store_full` past the budget, keeping the
+   * animals it had. The last id becomes the highest of `pets` if that is higher.
+   */
+  replace(pets: readonly Pet[]): Promise<Result<void, ApiError>>
+  /** How many animals it holds. */
+  size(): Promise<number>
+  /** Every animal's JSON text in ascending id order. */
+  texts(): Promise<string[]>
+}
+
+/** A created animal's id and JSON text. */
+export type Created = { readonly id: Int64; readonly json: string }
+
+/** Where every key of animals-mock starts, unless `--store`'s URL names another (`?prefix=`). */
+export const DEFAULT_PREFIX = 'animals-mock:'
+
+/** Animals written to Redis per command while a store is replaced: about 100 KB of text. */
+const WRITE_CHUNK = 1000
+
+// KEYS: pets, ids, status set (or ids again when the animal has none), last, the budget.
+// ARGV: the JSON text before the id, after it, the most animals of every store, the status given.
+const CREATE = `
+local total = tonumber(redis.call('GET', KEYS[5]) or '0')
+if total + 1 > tonumber(ARGV[3]) then return {0, total} end
+local id = redis.call('INCR', KEYS[4])
+local json = ARGV[1] .. id .. ARGV[2]
+redis.call('HSET', KEYS[1], id, json)
+redis.call('ZADD', KEYS[2], id, id)
+if ARGV[4] ~= '' then redis.call('ZADD', KEYS[3], id, id) end
+redis.call('INCR', KEYS[5])
+return {1, tostring(id), json}`
+
+// KEYS: the sorted set to list, pets. ARGV: limit.
+const LIST = `
+local ids = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)
+if #ids == 0 then return '[]' end
+return '[' .. table.concat(redis.call('HMGET', KEYS[2], unpack(ids)), ',') .. ']'`
+
+// KEYS: the store's keys (pets, ids, each status), then the same loading keys, then last, budget.
+// ARGV: how many keys each group has, the highest id, the most animals of every store.
+const SWAP = `
+local n = tonumber(ARGV[1])
+local loaded = redis.call('HLEN', KEYS[n + 1])
+local had = redis.call('HLEN', KEYS[1])
+local total = tonumber(redis.call('GET', KEYS[2 * n + 2]) or '0')
+if total - had + loaded > tonumber(ARGV[3]) then
+  for i = n + 1, 2 * n do redis.call('DEL', KEYS[i]) end
+  return {0, total - had, loaded}
+end
+for i = 1, n do
+  if redis.call('EXISTS', KEYS[n + i]) == 1 then redis.call('RENAME', KEYS[n + i], KEYS[i]) else redis.call('DEL', KEYS[i]) end
+end
+redis.call('INCRBY', KEYS[2 * n + 2], loaded - had)
+local last = redis.call('GET', KEYS[2 * n + 1])
+if ARGV[2] ~= '' and (last == false or tonumber(last) < tonumber(ARGV[2])) then redis.call('SET', KEYS[2 * n + 1], ARGV[2]) end
+return {1, 0}`
+
+/** The keys of one store. */
+export function storeKeys(prefix: string, label: string) {
+  const base = `${prefix}{${label}}:`
+  const status = Object.fromEntries(PET_STATUSES.map((name) => [name, `${base}status:${name}`])) as Record<PetStatus, string>
+  return { pets: `${base}pets`, ids: `${base}ids`, status, last: `${base}last`, budget: `${prefix}animals`, loading: `${base}loading:` }
+}
+
+/** Options of `redisAnimals`. */
+export type RedisAnimalsOptions = {
+  readonly call: RedisCall
+  readonly prefix: string
+  readonly label: string
+  /** The most animals every store may hold together (`--max-animals`). */
+  readonly maxAnimals: number
+}
+
+export function redisAnimals({ call, prefix, label, maxAnimals }: RedisAnimalsOptions): RedisAnimals {
+  const keys = storeKeys(prefix, label)
+  const setKeys = [keys.pets, keys.ids, ...PET_STATUSES.map((status) => keys.status[status])]
+  const loadingKeys = setKeys.map((key) => `${keys.loading}${key.slice(key.lastIndexOf(':') + 1)}`)
+  const full = (what: string, held: number): ApiError => apiError('store_full', `No room for ${what} ${held} of at most ${maxAnimals} (--max-animals).`)
+  return {
+    label,
+    async get(id) {
+      const json = await call.command(['HGET', keys.pets, String(id)])
+      return typeof json === 'string' ? json : undefined
+    },
+    async listJson(limit, status) {
+      return String(await call.script(LIST, [status === undefined ? keys.ids : keys.status[status], keys.pets], [String(limit)]))
+    },
+    async create(newPet) {
+      // The JSON text around the id Redis assigns: toPetJson writes the id first.
+      const template = toPetJson({ ...newPet, id: 0 })
+      const after = template.slice('{"id":0'.length)
+      const status = newPet.status === undefined ? keys.ids : keys.status[newPet.status]
+      const reply = (await call.script(CREATE, [keys.pets, keys.ids, status, keys.last, keys.budget], ['{"id":', after, String(maxAnimals), newPet.status ?? ''])) as [number, string, string?]
+      if (reply[0] === 0) return fail(full('1 more animal: every store together holds', Number(reply[1])))
+      return ok({ id: BigInt(reply[1]) <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(reply[1]) : BigInt(reply[1]), json: reply[2] ?? '' })
+    },
+    async replace(pets) {
+      await call.command(['DEL', ...loadingKeys])
+      let highest: bigint | undefined
+      for (let start = 0; start < pets.length; start += WRITE_CHUNK) {
+        const chunk = pets.slice(start, start + WRITE_CHUNK)
+        const texts: string[] = []
+        const scored: string[] = []
+        const byStatus = new Map<PetStatus, string[]>()
+        for (const pet of chunk) {
+          const id = String(pet.id)
+          if (highest === undefined || BigInt(pet.id) > highest) highest = BigInt(pet.id)
+          texts.push(id, toPetJson(pet))
+          scored.push(id, id)
+          if (pet.status !== undefined) {
+            const ids = byStatus.get(pet.status) ?? []
+            ids.push(id, id)
+            byStatus.set(pet.status, ids)
+          }
+        }
+        await Promise.all([
+          call.command(['HSET', loadingKeys[0] as string, ...texts]),
+          call.command(['ZADD', loadingKeys[1] as string, ...scored]),
+          ...[...byStatus].map(([status, ids]) => call.command(['ZADD', loadingKeys[2 + PET_STATUSES.indexOf(status)] as string, ...ids])),
+        ])
+      }
+      const swapped = (await call.script(SWAP, [...setKeys, ...loadingKeys, keys.last, keys.budget], [String(setKeys.length), highest === undefined ? '' : String(highest), String(maxAnimals)])) as [number, number, number?]
+      return swapped[0] === 1 ? ok(undefined) : fail(full(`${Number(swapped[2])} animals in this store: the other stores hold`, Number(swapped[1])))
+    },
+    async size() {
+      return Number(await call.command(['HLEN', keys.pets]))
+    },
+    async texts() {
+      const ids = (await call.command(['ZRANGE', keys.ids, '0', '-1'])) as string[]
+      const texts: string[] = []
+      for (let start = 0; start < ids.length; start += WRITE_CHUNK) {
+        texts.push(...((await call.command(['HMGET', keys.pets, ...ids.slice(start, start + WRITE_CHUNK)])) as string[]))
+      }
+      return texts
+    },
+  }
+}

@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { connectRedis, REDIS_QUEUE_LIMIT, RedisUnavailable, type RedisConnection } from '../../src/redis/connection.js'
+import { redisAnimals } from '../../src/redis/redis-animals.js'
+import { hasRedis, type RedisServer, startRedis } from '../support/redis-server.js'
+
+// The animals of a store in a real redis-server, through two connections, as two replicas see them.
+describe.skipIf(!hasRedis)('the animals of a store in Redis', () => {
+  let server: RedisServer
+  let one: RedisConnection
+  let two: RedisConnection
+  beforeAll(async () => {
+    server = await startRedis()
+    one = await connectRedis({ url: server.url, timeoutMs: 1000 })
+    two = await connectRedis({ url: server.url, timeoutMs: 1000 })
+    await Promise.all([one, two].map((connection) => new Promise<void>((resolve) => connection.onReady(resolve))))
+  })
+  afterAll(async () => {
+    await one?.close()
+    await two?.close()
+    await server?.remove()
+  })
+  let stores = 0
+  const pair = (maxAnimals = 1_000_000) => {
+    const label = `test-${++stores}`
+    return [redisAnimals({ call: one, prefix: 'am:', label, maxAnimals }), redisAnimals({ call: two, prefix: 'am:', label, maxAnimals })] as const
+  }
+
+  it('assigns ids once across replicas creating at once: unique, ascending from the highest loaded, never reused after a reload', async () => {
+    const [a, b] = pair()
+    expect(await a.replace([{ id: 7, name: 'Seven', categoryId: 1, status: 'sold' }])).toEqual({ ok: true, value: undefined })
+    const created = await Promise.all(Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? a : b).create({ name: `Animal ${i}`, categoryId: 2, ...(i % 3 === 0 ? { status: 'available' as const } : {}) })))
+    const ids = created.map((result) => (result.ok ? Number(result.value.id) : 0))
+    expect(new Set(ids).size).toBe(200)
+    expect(Math.min(...ids)).toBe(8)
+    expect(Math.max(...ids)).toBe(207)
+    const first = created[0]
+    expect(first?.ok && JSON.parse(first.value.json)).toEqual({ id: first?.ok ? first.value.id : 0, name: 'Animal 0', categoryId: 2, status: 'available' })
+    // A reload of a smaller set keeps the ids given out: the next is 208, not 8.
+    await b.replace([{ id: 7, name: 'Seven', categoryId: 1 }])
+    const next = await a.create({ name: 'After', categoryId: 1 })
+    expect(next.ok && next.value.id).toBe(208)
+    expect(await b.get(208)).toBe('{"id":208,"name":"After","categoryId":1}')
+  })
+
+  it('lists in ascending id order up to the limit, by status when asked, the same through either replica', async () => {
+    const [a, b] = pair()
+    const statuses = ['available', 'pending', 'sold', undefined] as const
+    await a.replace(
+      Array.from({ length: 30 }, (_, i) => {
+        const status = statuses[i % 4]
+        return { id: 100 - i * 3, name: `N${i}`, categoryId: 1, ...(status === undefined ? {} : { status }) }
+      }),
+    )
+    const listed = JSON.parse(await b.listJson(5)) as { id: number }[]
+    expect(listed.map((pet) => pet.id)).toEqual([13, 16, 19, 22, 25])
+    const sold = JSON.parse(await a.listJson(100, 'sold')) as { id: number; status: string }[]
+    expect(sold).toHaveLength(7)
+    expect(sold.every((pet) => pet.status === 'sold')).toBe(true)
+    expect(sold.map((pet) => pet.id)).toEqual([...sold.map((pet) => pet.id)].sort((x, y) => x - y))
+    expect(await b.listJson(1, 'pending')).toBe(JSON.stringify([{ id: 13, name: 'N29', categoryId: 1, status: 'pending' }]))
+    expect(JSON.parse(await a.listJson(100))).toHaveLength(30)
+    expect(await a.size()).toBe(30)
+    expect((await b.texts()).map((text) => JSON.parse(text).id)).toEqual(Array.from({ length: 30 }, (_, i) => 13 + i * 3))
+    expect(await a.get(99)).toBeUndefined()
+  })
+
+  it('holds the budget across replicas and stores: exactly at the cap creates, one past it is store_full and stores nothing', async () => {
+    const [a, b] = pair(1_000_000)
+    const [c] = pair(1_000_000)
+    // The budget counts every store of the prefix: read what the others hold first.
+    const total = Number(await one.command(['GET', 'am:animals']))
+    const [x, y] = [redisAnimals({ call: one, prefix: 'am:', label: a.label, maxAnimals: total + 3 }), redisAnimals({ call: two, prefix: 'am:', label: b.label, maxAnimals: total + 3 })]
+    const [z] = [redisAnimals({ call: two, prefix: 'am:', label: c.label, maxAnimals: total + 3 })]
+    const results = await Promise.all([x, y, z, x, y].map((store, i) => store.create({ name: `B${i}`, categoryId: 1 })))
+    expect(results.filter((result) => result.ok)).toHaveLength(3)
+    const refused = results.filter((result) => !result.ok)
+    expect(refused).toHaveLength(2)
+    expect(refused[0]).toMatchObject({ ok: false, error: { code: 'store_full', message: `No room for 1 more animal: every store together holds ${total + 3} of at most ${total + 3} (--max-animals).` } })
+    expect((await x.size()) + (await z.size())).toBe(3)
+    // A replacement one past the budget keeps what the store had; one that frees as much as it takes fits.
+    const had = await x.size()
+    const texts = await x.texts()
+    expect(await x.replace(Array.from({ length: had + 1 }, (_, i) => ({ id: i + 1, name: 'r', categoryId: 1 })))).toEqual({
+      ok: false,
+      error: { code: 'store_full', message: `No room for ${had + 1} animals in this store: the other stores hold ${total + 3 - had} of at most ${total + 3} (--max-animals).` },
+    })
+    expect(await x.texts()).toEqual(texts)
+    expect((await x.replace(Array.from({ length: had }, (_, i) => ({ id: i + 1, name: 'r', categoryId: 1 })))).ok).toBe(true)
+    expect(Number(await one.command(['GET', 'am:animals']))).toBe(total + 3)
+  })
+
+  it('keeps a replaced store whole: a duplicate id counts once, a million-character name round-trips', async () => {
+    const [a, b] = pair()
+    const long = 'x'.repeat(1_000_000)
+    await a.replace([{ id: 5, name: 'first', categoryId: 1 }, { id: 5, name: long, categoryId: 1 }])
+    expect(await b.size()).toBe(1)
+    expect(JSON.parse((await b.get(5)) ?? '{}').name).toBe(long)
+  })
+
+  it('keeps every acknowledged animal across a Redis restart (append-only file, appendfsync always)', async () => {
+    const [a] = pair()
+    const made = await Promise.all(Array.from({ length: 50 }, (_, i) => a.create({ name: `Durable ${i}`, categoryId: 1 })))
+    const ids = made.map((result) => (result.ok ? result.value.id : 0))
+    await server.kill()
+    await server.restart()
+    await new Promise<void>((resolve) => {
+      const wait = (): void => void (one.ready() ? resolve() : setTimeout(wait, 20))
+      wait()
+    })
+    for (const id of ids) expect(await a.get(id)).toContain('Durable')
+  })
+
+  it('fails a command with RedisUnavailable, not a hang, while Redis is down, and works again when it is back', async () => {
+    const [a] = pair()
+    await a.create({ name: 'Before', categoryId: 1 })
+    await server.stop()
+    const started = performance.now()
+    await expect(a.listJson(10)).rejects.toBeInstanceOf(RedisUnavailable)
+    await expect(a.create({ name: 'Lost', categoryId: 1 })).rejects.toThrow(/^The store at redis:\/\/127\.0\.0\.1:[0-9]+ did not answer: /)
+    expect(performance.now() - started).toBeLessThan(5_000)
+    await server.restart()
+    for (let attempt = 0; !one.ready(); attempt++) {
+      if (attempt > 200) throw new Error('the connection did not come back')
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    expect(JSON.parse(await a.listJson(10)).map((pet: { name: string }) => pet.name)).toEqual(['Before'])
+  })
+
+  it('fails a command with RedisUnavailable at the timeout when Redis is connected but answers nothing', async () => {
+    const [a] = pair()
+    server.pause()
+    try {
+      const started = performance.now()
+      await expect(a.get(1)).rejects.toBeInstanceOf(RedisUnavailable)
+      const waited = performance.now() - started
+      expect(waited).toBeGreaterThanOrEqual(900)
+      expect(waited).toBeLessThan(5_000)
+    } finally {
+      server.resume()
+    }
+    expect(await a.get(1)).toBeUndefined()
+  })
+
+  it('holds at most REDIS_QUEUE_LIMIT commands waiting for a Redis that answers nothing: exactly that many wait, the ones past it fail at once', async () => {
+    const [a] = pair()
+    server.pause()
+    try {
+      const settled = await Promise.allSettled(Array.from({ length: REDIS_QUEUE_LIMIT + 5 }, () => a.get(1)))
+      const reasons = settled.map((outcome) => (outcome.status === 'rejected' ? String((outcome.reason as Error).message) : 'answered'))
+      expect(reasons.filter((reason) => reason.endsWith('no answer within 1000 ms (--store-timeout).'))).toHaveLength(REDIS_QUEUE_LIMIT)
+      expect(reasons.slice(REDIS_QUEUE_LIMIT)).toEqual(Array.from({ length: 5 }, () => expect.stringMatching(/did not answer: The queue is full\.$/)))
+    } finally {
+      server.resume()
+    }
+    // The commands that timed out still count until Redis answers them, at once once it runs again.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        expect(await a.get(1)).toBeUndefined()
+        break
+      } catch (error) {
+        if (!(error instanceof RedisUnavailable) || attempt > 100) throw error
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+    }
+  })
+})
