@@ -47,18 +47,21 @@ export const DEFAULT_PREFIX = 'animals-mock:'
 /** Animals written to Redis per command while a store is replaced: about 100 KB of text. */
 const WRITE_CHUNK = 1000
 
+// Lua's numbers are doubles, printed with 14 digits: an id is read back as Redis's own text of it,
+// exact to 64 bits, never as a Lua number.
 // KEYS: pets, ids, status set (or ids again when the animal has none), last, the budget.
 // ARGV: the JSON text before the id, after it, the most animals of every store, the status given.
 const CREATE = `
 local total = tonumber(redis.call('GET', KEYS[5]) or '0')
 if total + 1 > tonumber(ARGV[3]) then return {0, total} end
-local id = redis.call('INCR', KEYS[4])
+redis.call('INCR', KEYS[4])
+local id = redis.call('GET', KEYS[4])
 local json = ARGV[1] .. id .. ARGV[2]
 redis.call('HSET', KEYS[1], id, json)
 redis.call('ZADD', KEYS[2], id, id)
 if ARGV[4] ~= '' then redis.call('ZADD', KEYS[3], id, id) end
 redis.call('INCR', KEYS[5])
-return {1, tostring(id), json}`
+return {1, id, json}`
 
 // KEYS: the sorted set to list, pets. ARGV: limit.
 const LIST = `
@@ -69,6 +72,13 @@ return '[' .. table.concat(redis.call('HMGET', KEYS[2], unpack(ids)), ',') .. ']
 // KEYS: the store's keys (pets, ids, each status), then the same loading keys, then last, budget.
 // ARGV: how many keys each group has, the highest id, the most animals of every store.
 const SWAP = `
+-- Whether the integer text a is above b, compared as texts: exact past 2^53, where numbers are not.
+local function above(a, b)
+  local a_neg, b_neg = a:sub(1, 1) == '-', b:sub(1, 1) == '-'
+  if a_neg ~= b_neg then return b_neg end
+  if #a ~= #b then return (#a > #b) ~= a_neg end
+  return a ~= b and ((a > b) ~= a_neg)
+end
 local n = tonumber(ARGV[1])
 local loaded = redis.call('HLEN', KEYS[n + 1])
 local had = redis.call('HLEN', KEYS[1])
@@ -82,7 +92,7 @@ for i = 1, n do
 end
 redis.call('INCRBY', KEYS[2 * n + 2], loaded - had)
 local last = redis.call('GET', KEYS[2 * n + 1])
-if ARGV[2] ~= '' and (last == false or tonumber(last) < tonumber(ARGV[2])) then redis.call('SET', KEYS[2 * n + 1], ARGV[2]) end
+if ARGV[2] ~= '' and (last == false or above(ARGV[2], last)) then redis.call('SET', KEYS[2 * n + 1], ARGV[2]) end
 return {1, 0}`
 
 /** The keys of one store. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connectRedis, REDIS_QUEUE_LIMIT, RedisUnavailable, type RedisConnection } from '../../src/redis/connection.js'
+import { connectRedis, REDIS_QUEUE_LIMIT, RedisUnavailable, redisWhere, type RedisConnection } from '../../src/redis/connection.js'
 import { redisAnimals } from '../../src/redis/redis-animals.js'
 import { hasRedis, type RedisServer, startRedis } from '../support/redis-server.js'
 
@@ -40,6 +40,63 @@ describe.skipIf(!hasRedis)('the animals of a store in Redis', () => {
     const next = await a.create({ name: 'After', categoryId: 1 })
     expect(next.ok && next.value.id).toBe(208)
     expect(await b.get(208)).toBe('{"id":208,"name":"After","categoryId":1}')
+  })
+
+  it('keeps each store to itself: a replacement or a creation in one leaves another\'s animals as they were', async () => {
+    const [a] = pair()
+    const [b] = pair()
+    await a.replace([{ id: 1, name: 'Only in a', categoryId: 1, status: 'sold' }])
+    await b.replace([{ id: 1, name: 'Only in b', categoryId: 1 }, { id: 2, name: 'Also in b', categoryId: 1 }])
+    const created = await b.create({ name: 'Made in b', categoryId: 1, status: 'sold' })
+    expect(created.ok && created.value.id).toBe(3)
+    expect(await a.texts()).toEqual(['{"id":1,"name":"Only in a","categoryId":1,"status":"sold"}'])
+    expect(await a.listJson(10, 'sold')).toBe('[{"id":1,"name":"Only in a","categoryId":1,"status":"sold"}]')
+    expect(await b.listJson(10, 'sold')).toBe('[{"id":3,"name":"Made in b","categoryId":1,"status":"sold"}]')
+    expect(await a.size()).toBe(1)
+    // A created animal with a status is listed by it, one without is listed only unfiltered.
+    const plain = await a.create({ name: 'No status', categoryId: 1 })
+    expect(plain.ok && plain.value.json).toBe('{"id":2,"name":"No status","categoryId":1}')
+    expect(JSON.parse(await a.listJson(10)).map((pet: { id: number }) => pet.id)).toEqual([1, 2])
+    for (const status of ['available', 'pending', 'sold'] as const) expect(await a.listJson(10, status)).not.toContain('No status')
+  })
+
+  it('empties a store with an empty replacement, and writes a replacement of exactly 1,000 and of 2,500 whole', async () => {
+    const [a, b] = pair()
+    await a.replace([{ id: 4, name: 'Gone', categoryId: 1, status: 'pending' }])
+    expect(await a.replace([])).toEqual({ ok: true, value: undefined })
+    expect(await b.listJson(10)).toBe('[]')
+    expect(await b.listJson(10, 'pending')).toBe('[]')
+    for (const count of [1000, 2500]) {
+      await a.replace(Array.from({ length: count }, (_, i) => ({ id: i + 1, name: `A${i + 1}`, categoryId: 1, status: 'available' as const })))
+      expect(await b.size()).toBe(count)
+      expect((await b.texts()).length).toBe(count)
+      expect(JSON.parse(await b.listJson(100, 'available'))).toHaveLength(100)
+      expect(JSON.parse((await b.texts()).at(-1) ?? '{}').id).toBe(count)
+    }
+    // The ids go on after the highest ever loaded, 2,500, and never back to 5 after the empty store.
+    const next = await b.create({ name: 'Next', categoryId: 1 })
+    expect(next.ok && next.value.id).toBe(2501)
+  })
+
+  it('hands out ids past 2^53 as bigints, exactly', async () => {
+    const [a, b] = pair()
+    await a.replace([{ id: 9007199254740991, name: 'Max safe', categoryId: 1 }])
+    const safe = await b.create({ name: 'Past it', categoryId: 1 })
+    expect(safe.ok && safe.value.id).toBe(9007199254740992n)
+    const next = await a.create({ name: 'Further', categoryId: 1 })
+    expect(next.ok && next.value.id).toBe(9007199254740993n)
+    expect(await b.get(9007199254740993n)).toBe('{"id":9007199254740993,"name":"Further","categoryId":1}')
+    await a.create({ name: 'Again', categoryId: 1 })
+    await a.create({ name: 'And again', categoryId: 1 })
+    // The last id is 2^53 + 4 now; a reload up to 2^53 + 5 moves it on (as doubles the two are
+    // equal), and a later reload up to a lower id leaves it.
+    await b.replace([{ id: 9007199254740996n, name: 'Loaded', categoryId: 1 }])
+    const after = await a.create({ name: 'After the load', categoryId: 1 })
+    expect(after.ok && after.value.id).toBe(9007199254740997n)
+    await b.replace([{ id: 9007199254740995n, name: 'Lower', categoryId: 1 }])
+    const later = await a.create({ name: 'Later', categoryId: 1 })
+    expect(later.ok && later.value.id).toBe(9007199254740998n)
+    expect((await a.texts()).map((text) => /"id":([0-9]+)/.exec(text)?.[1])).toEqual(['9007199254740995', '9007199254740998'])
   })
 
   it('lists in ascending id order up to the limit, by status when asked, the same through either replica', async () => {
@@ -163,4 +220,41 @@ describe.skipIf(!hasRedis)('the animals of a store in Redis', () => {
       }
     }
   })
+
+  it('sends a script whole once, then by its SHA-1 alone', async () => {
+    const [a] = pair()
+    await one.command(['SCRIPT', 'FLUSH'])
+    await one.command(['CONFIG', 'RESETSTAT'])
+    for (let i = 0; i < 5; i++) await a.listJson(3)
+    const stats = String(await one.command(['INFO', 'commandstats']))
+    expect(/cmdstat_eval:calls=([0-9]+)/.exec(stats)?.[1]).toBe('1')
+    expect(/cmdstat_evalsha:calls=([0-9]+)/.exec(stats)?.[1]).toBe('5')
+  })
+
+  it('fails a command at once while Redis is down, however long its deadline: nothing waits in a queue', async () => {
+    const patient = await connectRedis({ url: server.url, timeoutMs: 600_000 })
+    await new Promise<void>((resolve) => patient.onReady(resolve))
+    // A listener added once the connection is ready is called at once.
+    let told = 0
+    patient.onReady(() => (told += 1))
+    expect(told).toBe(1)
+    await server.stop()
+    try {
+      for (let attempt = 0; patient.ready(); attempt++) {
+        if (attempt > 200) throw new Error('the connection did not notice Redis stop')
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+      const error = await patient.command(['PING']).catch((reason: unknown) => reason)
+      expect(error).toBeInstanceOf(RedisUnavailable)
+      expect(error).toMatchObject({ name: 'RedisUnavailable' })
+    } finally {
+      await server.restart()
+      await patient.close()
+    }
+  })
+})
+
+it('names a Redis without its password', () => {
+  expect(redisWhere('redis://reader:s3cret-word@redis.internal:6380/2')).toBe('redis://reader:***@redis.internal:6380/2')
+  expect(redisWhere('redis://127.0.0.1:6379')).toBe('redis://127.0.0.1:6379')
 })
