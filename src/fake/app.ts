@@ -17,7 +17,7 @@ import {
 import { parseJsonBody } from '../service/json-body.js'
 import { type ListQuery, parseListQuery, parseNewPet, parsePetId } from '../service/pets.js'
 import { preferredAnswer, unsatisfiable } from './prefer.js'
-import { DEPRECATED_GET_PET, OPERATIONS, operationOf, petIdOf, petPath, REMOVAL_HTTP_DATE } from '../spec/animals-service.js'
+import { DEPRECATED_GET_PET, type Int64, type NewPet, OPERATIONS, operationOf, petIdOf, petPath, REMOVAL_HTTP_DATE } from '../spec/animals-service.js'
 import type { Store } from '../service/store.js'
 import type { Scope, Tenant } from './tenants.js'
 
@@ -69,11 +69,12 @@ export type App = { handle(request: PlainRequest): HandledRequest }
  */
 const DEPRECATED_SINCE = '@1767225600'
 
-type Route = { readonly kind: 'pets' } | { readonly kind: 'pet'; readonly segment: string }
+/** Where a request to the API goes: the list of animals, or one animal by its path segment. */
+export type Route = { readonly kind: 'pets' } | { readonly kind: 'pet'; readonly segment: string }
 
 const ALLOW = { pets: 'GET, HEAD, POST, OPTIONS', pet: 'GET, HEAD, OPTIONS' } as const
 
-function matchRoute(path: string): Route | undefined {
+export function matchRoute(path: string): Route | undefined {
   if (path === OPERATIONS.listPets.path) return { kind: 'pets' }
   const segment = petIdOf(path)
   return segment === undefined ? undefined : { kind: 'pet', segment }
@@ -89,17 +90,7 @@ export function createApp(options: AppOptions): App {
   // A store's own rules first, then those set for every store.
   const forcedOn = (request: PlainRequest, tenant: Tenant): ForcedEffect | undefined =>
     tenant.forced.take(request) ?? (tenant === everyStore ? undefined : everyStore.forced.take(request))
-  // A found animal's headers, by base path (a transport has one or two), built once and frozen.
-  const foundHeaders = new Map<string, Fields>()
-  const foundHeadersFor = (basePath: string): Fields => {
-    let headers = foundHeaders.get(basePath)
-    // Stryker disable next-line ConditionalExpression: a cache; headers built again are the same headers
-    if (headers === undefined) {
-      headers = constantFields({ ...JSON_HEADERS, ...deprecationHeaders(basePath) })
-      foundHeaders.set(basePath, headers)
-    }
-    return headers
-  }
+  const foundHeadersFor = createFoundHeaders()
   const listQuery = createListQueryCache()
 
   function dispatch(route: Route | undefined, request: PlainRequest): HandledRequest {
@@ -107,25 +98,17 @@ export function createApp(options: AppOptions): App {
     if (!auth.ok) return answeredByApi(toErrorResponse(auth.error), undefined)
     const tenant = tenantFor(auth.value)
     if (!tenant.ok) return answeredByApi(toErrorResponse(tenant.error), undefined)
-    // The request's own Prefer comes before the rules a test set for every request. Whatever it
-    // gets is marked forced: the journal says so, and a pact recorder leaves it out.
-    const operation = prefer ? operationOf(request.method, request.path) : undefined
-    const preferred = operation === undefined ? undefined : preferredAnswer(request.headers.prefer, operation)
+    // The request's own Prefer comes before the rules a test set for every request.
+    const preferred = prefer ? preferredOutcome(request) : undefined
     if (preferred !== undefined) {
-      if (!preferred.ok) return chosen(toErrorResponse(preferred.error), tenant.value, 'prefer')
-      const { kind, status } = preferred.value
-      if (kind === 'error') {
-        const reply = forcedErrorResponse(status, `A ${status} answer asked for with Prefer: code=${status}.`)
-        return chosen(reply, tenant.value, 'prefer')
-      }
-      const response = operate(route, request, tenant.value.store, listQuery, foundHeadersFor)
-      const reply = response.status === status ? response : toErrorResponse(unsatisfiable(status, response.status, errorMessageOf(response)))
-      return chosen(reply, tenant.value, 'prefer')
+      if (preferred.kind === 'reply') return chosen(preferred.reply, tenant.value, 'prefer')
+      const response = operate(planOperation(route, request, listQuery), request, tenant.value.store, foundHeadersFor)
+      return chosen(heldTo(preferred.status, response), tenant.value, 'prefer')
     }
     const effect = forcedOn(request, tenant.value)
     if (effect?.kind === 'respond') return chosen(effect.response, tenant.value, 'forced')
     if (effect?.kind === 'drop') return chosen(effect.reply, tenant.value, 'dropped')
-    const response = operate(route, request, tenant.value.store, listQuery, foundHeadersFor)
+    const response = operate(planOperation(route, request, listQuery), request, tenant.value.store, foundHeadersFor)
     if (effect === undefined) return answeredByApi(response, tenant.value)
     return chosen({ ...response, delayMs: effect.delayMs }, tenant.value, 'delayed')
   }
@@ -137,15 +120,53 @@ export function createApp(options: AppOptions): App {
         return answeredByApi(preflight(route, request.headers), undefined)
       }
       const exchange = dispatch(route, request)
-      const { reply } = exchange
-      if (isDropped(reply)) return exchange
-      // Every answer of the deprecated operation says so, its errors included.
-      const isGetPet = route?.kind === 'pet' && (request.method === 'GET' || request.method === 'HEAD')
-      const signalled = isGetPet && !('deprecation' in reply.headers) ? withDeprecation(reply, request.basePath) : reply
-      const answer = request.method === 'HEAD' ? withoutBody(signalled) : signalled
-      return answer === reply ? exchange : { ...exchange, reply: answer }
+      const answer = finishReply(route, request, exchange.reply)
+      return answer === exchange.reply ? exchange : { ...exchange, reply: answer }
     },
   }
+}
+
+/** A found animal's headers by base path (a transport has one or two), each built once and frozen. */
+export function createFoundHeaders(): (basePath: string) => Fields {
+  const foundHeaders = new Map<string, Fields>()
+  return (basePath) => {
+    let headers = foundHeaders.get(basePath)
+    // Stryker disable next-line ConditionalExpression: a cache; headers built again are the same headers
+    if (headers === undefined) {
+      headers = constantFields({ ...JSON_HEADERS, ...deprecationHeaders(basePath) })
+      foundHeaders.set(basePath, headers)
+    }
+    return headers
+  }
+}
+
+/**
+ * What a request's own `Prefer: code=NNN` makes of it: an answer at once (an Error status, or a
+ * refusal of the header), or the success status the operation's answer is held to; `undefined`
+ * when it asks for nothing. The request's own Prefer comes before the rules a test set for every
+ * request, and whatever it gets is marked forced: the journal says so, and a pact recorder leaves it out.
+ */
+export function preferredOutcome(request: PlainRequest): { readonly kind: 'reply'; readonly reply: PlainResponse } | { readonly kind: 'hold'; readonly status: number } | undefined {
+  const operation = operationOf(request.method, request.path)
+  const preferred = operation === undefined ? undefined : preferredAnswer(request.headers.prefer, operation)
+  if (preferred === undefined) return undefined
+  if (!preferred.ok) return { kind: 'reply', reply: toErrorResponse(preferred.error) }
+  const { kind, status } = preferred.value
+  if (kind === 'error') return { kind: 'reply', reply: forcedErrorResponse(status, `A ${status} answer asked for with Prefer: code=${status}.`) }
+  return { kind: 'hold', status }
+}
+
+/** The operation's answer when it has the status Prefer asked for; otherwise why it could not be had. */
+export function heldTo(status: number, response: PlainResponse): PlainResponse {
+  return response.status === status ? response : toErrorResponse(unsatisfiable(status, response.status, errorMessageOf(response)))
+}
+
+/** The last touches of every API answer: the deprecated operation says so, its errors included; HEAD loses the body. */
+export function finishReply(route: Route | undefined, request: PlainRequest, reply: Reply): Reply {
+  if (isDropped(reply)) return reply
+  const isGetPet = route?.kind === 'pet' && (request.method === 'GET' || request.method === 'HEAD')
+  const signalled = isGetPet && !('deprecation' in reply.headers) ? withDeprecation(reply, request.basePath) : reply
+  return request.method === 'HEAD' ? withoutBody(signalled) : signalled
 }
 
 // Only asked of an answer that is not the operation's one success status: one of our Error bodies.
@@ -153,30 +174,82 @@ function errorMessageOf(response: PlainResponse): string {
   return (JSON.parse(response.body as string) as ApiError).message
 }
 
-function operate(
-  route: Route | undefined,
-  request: PlainRequest,
-  store: Store,
-  listQuery: (search: string) => Result<ListQuery, ApiError>,
-  foundHeadersFor: (basePath: string) => Fields,
-): PlainResponse {
+/**
+ * What a request to the API asks of the store, found without it: a list, one animal, a creation,
+ * or an answer already (no such route, a method not allowed, a bad parameter or body). The fake
+ * performs it on its store at once; the Redis store (`src/redis/`) performs it asynchronously.
+ */
+export type Operation =
+  | { readonly kind: 'answer'; readonly response: PlainResponse }
+  | { readonly kind: 'list'; readonly query: ListQuery }
+  | { readonly kind: 'get'; readonly id: Int64 }
+  | { readonly kind: 'create'; readonly newPet: NewPet }
+
+/** The operation a routed request asks for; `listQuery` parses (and may cache) a list's query string. */
+export function planOperation(route: Route | undefined, request: PlainRequest, listQuery: (search: string) => Result<ListQuery, ApiError>): Operation {
   if (route === undefined) {
-    return toErrorResponse(apiError('route_not_found', `No operation at ${request.basePath}${request.path}.`))
+    return answer(toErrorResponse(apiError('route_not_found', `No operation at ${request.basePath}${request.path}.`)))
   }
   const method = request.method === 'HEAD' ? 'GET' : request.method
   if (route.kind === 'pets') {
-    if (method === 'GET') return listPets(listQuery(request.search), store)
-    if (method === 'POST') return createPet(request, store)
-  } else if (method === 'GET') return getPet(route.segment, store, foundHeadersFor(request.basePath))
+    if (method === 'GET') {
+      const query = listQuery(request.search)
+      return query.ok ? { kind: 'list', query: query.value } : answer(toErrorResponse(query.error))
+    }
+    if (method === 'POST') {
+      const body = parseJsonBody(request)
+      if (!body.ok) return answer(toErrorResponse(body.error))
+      const newPet = parseNewPet(body.value)
+      return newPet.ok ? { kind: 'create', newPet: newPet.value } : answer(toErrorResponse(newPet.error))
+    }
+  } else if (method === 'GET') {
+    const id = parsePetId(decodeSegment(route.segment))
+    return id.ok ? { kind: 'get', id: id.value } : answer(toErrorResponse(id.error))
+  }
   const allow = ALLOW[route.kind]
-  return toErrorResponse(apiError('method_not_allowed', `${request.method} is not allowed here; use ${allow}.`, { allow }))
+  return answer(toErrorResponse(apiError('method_not_allowed', `${request.method} is not allowed here; use ${allow}.`, { allow })))
+}
+
+function answer(response: PlainResponse): Operation {
+  return { kind: 'answer', response }
+}
+
+function operate(operation: Operation, request: PlainRequest, store: Store, foundHeadersFor: (basePath: string) => Fields): PlainResponse {
+  switch (operation.kind) {
+    case 'answer':
+      return operation.response
+    case 'list':
+      return listedReply(store.listJson(operation.query.limit, operation.query.status))
+    case 'get':
+      return foundReply(operation.id, store.get(operation.id), foundHeadersFor(request.basePath))
+    case 'create': {
+      const created = store.create(operation.newPet)
+      return created.ok ? createdReply(created.value.pet.id, created.value.json, request.basePath) : toErrorResponse(created.error)
+    }
+  }
+}
+
+/** A list's answer from its JSON array. */
+export function listedReply(json: string): PlainResponse {
+  return { status: 200, headers: JSON_HEADERS, body: json }
+}
+
+/** A lookup's answer: the animal's JSON text, or 404 when there is none. */
+export function foundReply(id: Int64, json: string | undefined, foundHeaders: Fields): PlainResponse {
+  if (json === undefined) return toErrorResponse(apiError('pet_not_found', `No animal has id ${id}.`))
+  return { status: 200, headers: foundHeaders, body: json }
+}
+
+/** A creation's answer: 201 with the animal and its Location. */
+export function createdReply(id: Int64, json: string, basePath: string): PlainResponse {
+  return { status: 201, headers: createdHeaders(`${basePath}${petPath(id)}`), body: json }
 }
 
 // A page asks for the same few lists over and over: each query string is parsed once. The cache
 // is emptied past this many, so odd queries cannot make it grow without end.
 const LIST_QUERIES_KEPT = 256
 
-function createListQueryCache(): (search: string) => Result<ListQuery, ApiError> {
+export function createListQueryCache(): (search: string) => Result<ListQuery, ApiError> {
   const parsed = new Map<string, Result<ListQuery, ApiError>>()
   return (search) => {
     let query = parsed.get(search)
@@ -190,30 +263,6 @@ function createListQueryCache(): (search: string) => Result<ListQuery, ApiError>
   }
 }
 
-function listPets(query: Result<ListQuery, ApiError>, store: Store): PlainResponse {
-  if (!query.ok) return toErrorResponse(query.error)
-  return { status: 200, headers: JSON_HEADERS, body: store.listJson(query.value.limit, query.value.status) }
-}
-
-function getPet(segment: string, store: Store, foundHeaders: Fields): PlainResponse {
-  const id = parsePetId(decodeSegment(segment))
-  if (!id.ok) return toErrorResponse(id.error)
-  const json = store.get(id.value)
-  if (json === undefined) return toErrorResponse(apiError('pet_not_found', `No animal has id ${id.value}.`))
-  return { status: 200, headers: foundHeaders, body: json }
-}
-
-function createPet(request: PlainRequest, store: Store): PlainResponse {
-  const body = parseJsonBody(request)
-  if (!body.ok) return toErrorResponse(body.error)
-  const newPet = parseNewPet(body.value)
-  if (!newPet.ok) return toErrorResponse(newPet.error)
-  const created = store.create(newPet.value)
-  if (!created.ok) return toErrorResponse(created.error)
-  const location = `${request.basePath}${petPath(created.value.pet.id)}`
-  return { status: 201, headers: createdHeaders(location), body: created.value.json }
-}
-
 /** JSON_HEADERS and a Location, spelled out: a spread of a frozen object costs every creation. */
 function createdHeaders(location: string): Fields {
   return {
@@ -224,7 +273,7 @@ function createdHeaders(location: string): Fields {
   }
 }
 
-function preflight(route: Route | undefined, headers: Fields): PlainResponse {
+export function preflight(route: Route | undefined, headers: Fields): PlainResponse {
   // Unknown paths get a preflight too, so the browser goes on to read the real 404 body.
   const allow = route === undefined ? ALLOW.pets : ALLOW[route.kind]
   return {

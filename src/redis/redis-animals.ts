@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { type ApiError, apiError } from '../service/errors.js'
 import { fail, ok, type Result } from '../service/http.js'
 import { toPetJson } from '../service/pets.js'
@@ -27,8 +28,8 @@ export type RedisAnimals = {
   listJson(limit: number, status?: PetStatus): Promise<string>
   create(newPet: NewPet): Promise<Result<Created, ApiError>>
   /**
-   * Replaces every animal with `pets` at once, as one script: between chunks they are written to
-   * keys no request reads, then swapped in. Refused with `store_full` past the budget, keeping the
+   * Replaces every animal with `pets` at once: they are written a chunk at a time to keys of this
+   * replacement alone, which no request reads, then one script swaps them in. Refused with `store_full` past the budget, keeping the
    * animals it had. The last id becomes the highest of `pets` if that is higher.
    */
   replace(pets: readonly Pet[]): Promise<Result<void, ApiError>>
@@ -43,6 +44,9 @@ export type Created = { readonly id: Int64; readonly json: string }
 
 /** Where every key of animals-mock starts, unless `--store`'s URL names another (`?prefix=`). */
 export const DEFAULT_PREFIX = 'animals-mock:'
+
+/** How long the keys of a replacement under way live unless it swaps them in: an hour. */
+const LOADING_TTL_SECONDS = 3600
 
 /** Animals written to Redis per command while a store is replaced: about 100 KB of text. */
 const WRITE_CHUNK = 1000
@@ -88,7 +92,12 @@ if total - had + loaded > tonumber(ARGV[3]) then
   return {0, total - had, loaded}
 end
 for i = 1, n do
-  if redis.call('EXISTS', KEYS[n + i]) == 1 then redis.call('RENAME', KEYS[n + i], KEYS[i]) else redis.call('DEL', KEYS[i]) end
+  if redis.call('EXISTS', KEYS[n + i]) == 1 then
+    redis.call('RENAME', KEYS[n + i], KEYS[i])
+    redis.call('PERSIST', KEYS[i])
+  else
+    redis.call('DEL', KEYS[i])
+  end
 end
 redis.call('INCRBY', KEYS[2 * n + 2], loaded - had)
 local last = redis.call('GET', KEYS[2 * n + 1])
@@ -114,7 +123,9 @@ export type RedisAnimalsOptions = {
 export function redisAnimals({ call, prefix, label, maxAnimals }: RedisAnimalsOptions): RedisAnimals {
   const keys = storeKeys(prefix, label)
   const setKeys = [keys.pets, keys.ids, ...PET_STATUSES.map((status) => keys.status[status])]
-  const loadingKeys = setKeys.map((key) => `${keys.loading}${key.slice(key.lastIndexOf(':') + 1)}`)
+  // Each replacement writes keys of its own: two replicas loading the same store at once each swap
+  // in a whole set, the later one last.
+  const loadingKeysOf = (token: string): string[] => setKeys.map((key) => `${keys.loading}${token}:${key.slice(key.lastIndexOf(':') + 1)}`)
   const full = (what: string, held: number): ApiError => apiError('store_full', `No room for ${what} ${held} of at most ${maxAnimals} (--max-animals).`)
   return {
     label,
@@ -135,7 +146,7 @@ export function redisAnimals({ call, prefix, label, maxAnimals }: RedisAnimalsOp
       return ok({ id: BigInt(reply[1]) <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(reply[1]) : BigInt(reply[1]), json: reply[2] ?? '' })
     },
     async replace(pets) {
-      await call.command(['DEL', ...loadingKeys])
+      const loadingKeys = loadingKeysOf(randomUUID())
       let highest: bigint | undefined
       for (let start = 0; start < pets.length; start += WRITE_CHUNK) {
         const chunk = pets.slice(start, start + WRITE_CHUNK)
@@ -157,6 +168,8 @@ export function redisAnimals({ call, prefix, label, maxAnimals }: RedisAnimalsOp
           call.command(['HSET', loadingKeys[0] as string, ...texts]),
           call.command(['ZADD', loadingKeys[1] as string, ...scored]),
           ...[...byStatus].map(([status, ids]) => call.command(['ZADD', loadingKeys[2 + PET_STATUSES.indexOf(status)] as string, ...ids])),
+          // A replacement cut off half-way (a replica killed, Redis gone) leaves nothing for ever.
+          ...loadingKeys.map((key) => call.command(['EXPIRE', key, String(LOADING_TTL_SECONDS)])),
         ])
       }
       const swapped = (await call.script(SWAP, [...setKeys, ...loadingKeys, keys.last, keys.budget], [String(setKeys.length), highest === undefined ? '' : String(highest), String(maxAnimals)])) as [number, number, number?]

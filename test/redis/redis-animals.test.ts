@@ -78,6 +78,21 @@ describe.skipIf(!hasRedis)('the animals of a store in Redis', () => {
     expect(next.ok && next.value.id).toBe(2501)
   })
 
+  it('ends two replacements of one store at once with one of them whole, and leaves no loading key behind', async () => {
+    const [a, b] = pair()
+    const set = (name: string) => Array.from({ length: 2500 }, (_, i) => ({ id: i + 1, name: `${name}${i}`, categoryId: 1, status: 'sold' as const }))
+    const results = await Promise.all([a.replace(set('A')), b.replace(set('B'))])
+    expect(results.every((result) => result.ok)).toBe(true)
+    const names = (await a.texts()).map((text) => (JSON.parse(text) as { name: string }).name[0])
+    expect(names).toHaveLength(2500)
+    expect(new Set(names).size).toBe(1)
+    expect(JSON.parse(await b.listJson(100, 'sold'))).toHaveLength(100)
+    expect(await one.command(['KEYS', `am:{${a.label}}:loading:*`])).toEqual([])
+    // What is swapped in lives for ever: no time to live is carried over from the loading keys.
+    expect(await one.command(['TTL', `am:{${a.label}}:pets`])).toBe(-1)
+    expect(await one.command(['TTL', `am:{${a.label}}:status:sold`])).toBe(-1)
+  })
+
   it('hands out ids past 2^53 as bigints, exactly', async () => {
     const [a, b] = pair()
     await a.replace([{ id: 9007199254740991, name: 'Max safe', categoryId: 1 }])
