@@ -27,6 +27,7 @@ export const ERROR_STATUS = {
   internal_error: 500,
   bad_gateway: 502,
   server_busy: 503,
+  store_unavailable: 503,
   gateway_timeout: 504,
   store_full: 507,
   rules_full: 507,

@@ -1,6 +1,6 @@
 import { expect } from 'vitest'
 import { expectDeprecationHeaders, expectError, expectPetShape } from '../support/expectations.js'
-import type { ConformanceCase } from './cases.js'
+import { type ConformanceCase, firstNewIdOf } from './cases.js'
 import type { Pet } from '../../src/spec/animals-service.js'
 
 // `Prefer: code=NNN` is the fake's extension (Prism's header), not the spec's: its own table, run
@@ -8,7 +8,6 @@ import type { Pet } from '../../src/spec/animals-service.js'
 
 const NEW_PET = { name: 'Preferred', categoryId: 2, status: 'pending' } as const
 const UNKNOWN_ID = '999999'
-const highestId = (pets: readonly Pet[]): number => Math.max(0, ...pets.map((pet) => Number(pet.id)))
 const prefer = (value: string): Record<string, string> => ({ prefer: value })
 
 export const PREFER_CASES: readonly ConformanceCase[] = [
@@ -23,13 +22,14 @@ export const PREFER_CASES: readonly ConformanceCase[] = [
   },
   {
     name: 'Prefer: code=500 on createPet answers 500 and stores nothing; the next id is not used up',
-    async run({ api, pets }) {
+    async run(context) {
+      const { api } = context
       expectError(await api.authed('/pets', { method: 'POST', body: NEW_PET, headers: prefer('code=500') }), 500, 'internal_error')
       const listed = await api.authed('/pets', { query: 'limit=100' })
       expect((listed.json as Pet[]).some((pet) => pet.name === NEW_PET.name)).toBe(false)
       const created = await api.authed('/pets', { method: 'POST', body: NEW_PET })
       expect(created.status).toBe(201)
-      expect((created.json as Pet).id).toBe(highestId(pets) + 1)
+      expect((created.json as Pet).id).toBe(firstNewIdOf(context))
     },
   },
   {
@@ -57,11 +57,12 @@ export const PREFER_CASES: readonly ConformanceCase[] = [
   },
   {
     name: 'Prefer: code=201 on createPet creates the animal; with a body that would be refused, 400',
-    async run({ api, pets }) {
+    async run(context) {
+      const { api } = context
       const created = await api.authed('/pets', { method: 'POST', body: NEW_PET, headers: prefer('code=201') })
       expect(created.status).toBe(201)
       expectPetShape(created.json)
-      expect(created.json).toEqual({ id: highestId(pets) + 1, ...NEW_PET })
+      expect(created.json).toEqual({ id: firstNewIdOf(context), ...NEW_PET })
       expectError(await api.authed('/pets', { method: 'POST', body: { categoryId: 1 }, headers: prefer('code=201') }), 400, 'invalid_parameter', 'cannot be given')
     },
   },

@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { connectRedis, type RedisConnection } from '../../src/redis/connection.js'
+import { createRedisApi, type RedisApi } from '../../src/redis/redis-api.js'
+import { createKeyPolicy } from '../../src/service/auth.js'
+import { type RunningServer, startServer } from '../../src/node/server.js'
+import { API_BASE, createSite } from '../../src/site/site.js'
+import { createApiClient } from '../support/api-client.js'
+import { shippedPets } from '../support/fixtures.js'
+import { hasRedis, type RedisServer, startRedis } from '../support/redis-server.js'
+import { CONFORMANCE_CASES, CONFORMANCE_KEYS } from '../conformance/cases.js'
+import { PREFER_CASES } from '../conformance/prefer-cases.js'
+
+const pets = shippedPets('default')
+
+// The API over a store in a real redis-server, served by two node:http servers, as two replicas.
+describe.skipIf(!hasRedis)('the API over a store in Redis', () => {
+  let redis: RedisServer
+  const connections: RedisConnection[] = []
+  const servers: RunningServer[] = []
+  const apis: RedisApi[] = []
+  beforeAll(async () => {
+    redis = await startRedis()
+    for (let replica = 0; replica < 2; replica++) {
+      const connection = await connectRedis({ url: redis.url, timeoutMs: 1000 })
+      await new Promise<void>((resolve) => connection.onReady(resolve))
+      const api = createRedisApi({ connection, prefix: 'am:', keys: createKeyPolicy(CONFORMANCE_KEYS), maxAnimals: 2_000_000, prefer: true, fixture: pets })
+      expect(await api.start()).toEqual({ ok: true, value: undefined })
+      connections.push(connection)
+      apis.push(api)
+      servers.push(await startServer({ app: createSite({ api }) }))
+    }
+  })
+  afterAll(async () => {
+    for (const server of servers) await server.close()
+    for (const connection of connections) await connection.close()
+    await redis?.remove()
+  })
+
+  describe('the conformance table, through the first replica', () => {
+    // Ids go on after the highest ever handed out, a reset or not: the next one is read from Redis.
+    let firstNewId = 0
+    beforeEach(async () => {
+      expect((await apis[0]?.reset())?.ok).toBe(true)
+      firstNewId = Number(await connections[0]?.command(['GET', 'am:{shared}:last'])) + 1
+    })
+    it.each([...CONFORMANCE_CASES, ...PREFER_CASES].map((testCase) => [testCase.name, testCase] as const))('%s', (_name, testCase) =>
+      testCase.run({ api: createApiClient(`${servers[0]?.url}${API_BASE}`), pets, basePath: API_BASE, firstNewId }),
+    )
+  })
+
+  it('lists and finds an animal created through one replica through the other at once, and ids never repeat across them', async () => {
+    const [first, second] = servers.map((server) => createApiClient(`${server.url}${API_BASE}`))
+    const made = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? first : second)?.authed('/pets', { method: 'POST', body: { name: `Twin ${i}`, categoryId: 1, status: 'pending' } })))
+    const ids = made.map((result) => (result?.json as { id: number }).id)
+    expect(made.every((result) => result?.status === 201)).toBe(true)
+    expect(new Set(ids).size).toBe(40)
+    for (const id of ids) {
+      const found = await second?.authed(`/pets/${id}`)
+      expect(found?.status).toBe(200)
+    }
+    const listed = (await first?.authed('/pets', { query: 'status=pending&limit=100' }))?.json as { id: number }[]
+    expect(ids.every((id) => listed.some((pet) => pet.id === id))).toBe(true)
+  })
+
+  it('finds the store as it is when a replica starts again: the fixture is loaded once, by the first', async () => {
+    const client = createApiClient(`${servers[1]?.url}${API_BASE}`)
+    const made = await client.authed('/pets', { method: 'POST', body: { name: 'Kept', categoryId: 2 } })
+    const connection = await connectRedis({ url: redis.url, timeoutMs: 1000 })
+    try {
+      await new Promise<void>((resolve) => connection.onReady(resolve))
+      const restarted = createRedisApi({ connection, prefix: 'am:', keys: createKeyPolicy(CONFORMANCE_KEYS), maxAnimals: 2_000_000, prefer: true, fixture: [] })
+      expect(await restarted.start()).toEqual({ ok: true, value: undefined })
+      expect(await restarted.store.get((made.json as { id: number }).id)).toContain('"name":"Kept"')
+    } finally {
+      await connection.close()
+    }
+  })
+
+  it('answers 503 store_unavailable with Retry-After while Redis is down, and the API again once it is back', async () => {
+    const client = createApiClient(`${servers[0]?.url}${API_BASE}`)
+    await redis.stop()
+    try {
+      for (const [path, init] of [['/pets', {}], ['/pets/1', {}], ['/pets', { method: 'POST', body: { name: 'Lost', categoryId: 1 } }]] as const) {
+        const result = await client.authed(path, init)
+        expect(result.status).toBe(503)
+        expect(result.headers.get('retry-after')).toBe('1')
+        expect(result.json).toMatchObject({ code: 'store_unavailable', status: 503, message: expect.stringMatching(/^The store at redis:\/\/127\.0\.0\.1:[0-9]+ did not answer: /) })
+      }
+      // What needs no store is answered as ever.
+      expect((await client.authed('/pets', { query: 'limit=0' })).status).toBe(400)
+      expect((await client.call('/pets', { headers: { authorization: '' } })).status).toBe(401)
+    } finally {
+      await redis.restart()
+    }
+    for (let attempt = 0; !connections[0]?.ready(); attempt++) {
+      if (attempt > 200) throw new Error('the connection did not come back')
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    expect((await client.authed('/pets', { query: 'limit=1' })).status).toBe(200)
+  })
+})
