@@ -15,6 +15,12 @@ export const API_KEYS_ENV = 'ANIMALS_MOCK_API_KEYS'
 /** The environment variable with the control token, used when `--control-token` is not given. */
 export const CONTROL_TOKEN_ENV = 'ANIMALS_MOCK_CONTROL_TOKEN'
 
+/** The environment variable with the store's URL, used when `--store` is not given (containers). */
+export const STORE_ENV = 'ANIMALS_MOCK_STORE'
+
+/** A store shared by replicas: where it is, and how long a request waits for it. */
+export type StoreConfig = { readonly url: string; readonly timeoutMs: number }
+
 /** `animals-mock serve` as its options ask for it, every value checked. */
 export type ServeConfig = {
   readonly port: number
@@ -38,6 +44,8 @@ export type ServeConfig = {
   readonly quiet: boolean
   /** A command to run once the fake is ready, after `--`. */
   readonly command?: WrappedCommand
+  /** The animals in Redis, shared by every replica (`--store`); in this process's memory when absent. */
+  readonly store?: StoreConfig
 }
 
 const OPTIONS = {
@@ -60,6 +68,8 @@ const OPTIONS = {
   'allowed-host': { type: 'string', multiple: true, default: [] },
   'log-format': { type: 'string', default: 'text' },
   quiet: { type: 'boolean', default: false },
+  store: { type: 'string' },
+  'store-timeout': { type: 'string', default: '2000' },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options']
 
@@ -79,6 +89,7 @@ export function parseServeArgs(args: readonly string[], env: NodeJS.ProcessEnv):
   if (values['state-file'] !== undefined && values.isolate) {
     throw new CliError('--state-file cannot be used with --isolate: isolated stores are known by their keys, which are never written to disk')
   }
+  const store = parseStore(values.store ?? env[STORE_ENV], values['store-timeout'], values)
   return {
     port: parsePort(values.port),
     host: values.host,
@@ -98,8 +109,28 @@ export function parseServeArgs(args: readonly string[], env: NodeJS.ProcessEnv):
     allowedHosts: values['allowed-host'].map((name) => name.trim()).filter((name) => name !== ''),
     logFormat: parseLogFormat(values['log-format']),
     quiet: values.quiet,
-    ...definedOnly({ command }),
+    ...definedOnly({ command, store }),
   }
+}
+
+/** What `--store` does not hold yet (issue 49): refused beside it rather than kept in one replica's memory. */
+const NOT_WITH_STORE = ['isolate', 'state-file', 'latency', 'record-pact'] as const
+
+/** `--store` (or its variable) and `--store-timeout`; `undefined` without a store. */
+function parseStore(url: string | undefined, timeout: string, values: Partial<Record<(typeof NOT_WITH_STORE)[number], unknown>>): StoreConfig | undefined {
+  if (url === undefined || url === '') return undefined
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    throw new CliError(`--store needs a Redis URL such as redis://127.0.0.1:6379 (or redis://host:port/db), not "${url.replace(/\/\/[^@/]*@/, '//***@')}"`)
+  }
+  if ((parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') || parsed.hostname === '' || !/^(\/[0-9]{0,2})?$/.test(parsed.pathname)) {
+    throw new CliError(`--store needs a Redis URL such as redis://127.0.0.1:6379 (or redis://host:port/db), not "${parsed.protocol}//${parsed.host}${parsed.pathname}"` + (parsed.password === '' ? '' : ' (password not shown)'))
+  }
+  const refused = NOT_WITH_STORE.find((name) => values[name] !== undefined && values[name] !== false)
+  if (refused !== undefined) throw new CliError(`--${refused} cannot be used with --store yet: only the animals, their ids and the budget are kept in Redis so far`)
+  return { url, timeoutMs: wholeNumber('--store-timeout', timeout, 50, 60_000) }
 }
 
 function parseOrigin(text: string): string {

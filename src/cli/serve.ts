@@ -1,7 +1,7 @@
 import { readControlOpenApiText } from '../contracts/openapi-files.js'
 import { createFake, type Fake } from '../fake.js'
 import { CONTROL_BASE, type Control, createControl, type PactWritten } from '../fake/control.js'
-import { DEFAULT_FIXTURE, FixtureError, loadFixture } from '../disk/fixtures.js'
+import { DEFAULT_FIXTURE, FixtureError } from '../disk/fixtures.js'
 import { writePactFile } from '../disk/pact-writer.js'
 import { createIdReservation, createStateWriter, prepareStateFile, readStateFile, StateFileError, type StateWriter } from '../disk/state-file.js'
 import { createPactRecording } from '../recording/pact-recording.js'
@@ -17,11 +17,13 @@ import { createHostPolicy } from '../site/site-guard.js'
 import type { Handler } from '../service/http.js'
 import { CliError } from './cli-error.js'
 import { createBatchedWriter, createRequestLog, useColour } from './request-log.js'
-import { API_KEYS_ENV, CONTROL_TOKEN_ENV, parseServeArgs, type ServeConfig } from './serve-options.js'
+import { API_KEYS_ENV, CONTROL_TOKEN_ENV, parseServeArgs, type ServeConfig, STORE_ENV } from './serve-options.js'
 import { listenOrSay, stopSignal } from './stop-signal.js'
 import { runCommand, URL_ENV } from './wrapped-command.js'
+import { onStore } from './serve-store.js'
+import { loadPets, type Running } from './served.js'
 
-export { API_KEYS_ENV, CONTROL_TOKEN_ENV } from './serve-options.js'
+export { API_KEYS_ENV, CONTROL_TOKEN_ENV, STORE_ENV } from './serve-options.js'
 
 export const SERVE_HELP = `Usage: animals-mock serve [options] [-- <command> [args]]
 
@@ -49,6 +51,13 @@ Options:
                       how often to write the state file when it changed (default 5000)
   --store-idle-minutes <n>
                       under --isolate, drop a store unused this long  (default 30)
+  --store <redis-url> keep the animals in Redis, shared by every replica given
+                      the same URL, e.g. redis://127.0.0.1:6379/0; also read
+                      from ${STORE_ENV}. Not yet with --isolate, --state-file,
+                      --latency, --record-pact or the control API
+  --store-timeout <ms>
+                      how long a request waits for the store before it is
+                      answered 503                                   (default 2000)
   --no-control        remove the control API (${CONTROL_BASE}) entirely
   --record-pact <dir> --consumer <name>
                       record the traffic as a Pact contract for that consumer,
@@ -82,6 +91,7 @@ Examples:
   ${API_KEYS_ENV}=secret-1 animals-mock serve --host 0.0.0.0 --fixture large
   animals-mock serve --isolate --fixture qa.json --latency 100-400
   animals-mock serve --state-file .animals-state.json
+  animals-mock serve --store redis://127.0.0.1:6379 --host 0.0.0.0
   animals-mock serve --port 0 --log-format json > requests.log
   animals-mock serve --port 0 --quiet -- npm run test:e2e
 `
@@ -101,35 +111,47 @@ type Served = { readonly fake: Fake; readonly site: Handler; readonly control?: 
 
 /** Serves the fake as `config` says; resolves once it has stopped (a signal, or the wrapped command's end). */
 export async function runServe(config: ServeConfig, env: NodeJS.ProcessEnv): Promise<void> {
-  const start = await loadStart(config)
-  const served = assemble(config, start)
-  warnBeyondLoopback(config, served.control)
+  const running = config.store === undefined ? await inMemory(config) : await onStore(config, config.store)
+  warnBeyondLoopback(config, running.control)
   const logOut = createBatchedWriter((text) => process.stdout.write(text))
   const onExchange = config.quiet ? undefined : createRequestLog({ format: config.logFormat, colour: useColour(process.stdout.isTTY, env), write: logOut.write })
-  const server = await listenOrSay({ app: served.site, port: config.port, host: config.host, ...definedOnly({ onExchange }) })
+  const server = await listenOrSay({ app: running.site, port: config.port, host: config.host, ...definedOnly({ onExchange }) })
   // Ready means ready: the handlers for a graceful stop are in place before the first line (a
   // wrapped command's, which pass the signals on to it, are set in the same turn as the line).
   const stopRequested = config.command === undefined ? stopSignal() : undefined
-  const banner = bannerOf(config, start, served, server.url)
+  const banner = bannerOf(config, running, server.url)
   process.stdout.write(config.logFormat === 'json' ? jsonEvent('listening', banner) : bannerText(banner))
   const commandExit = config.command === undefined ? await stopRequested?.then(() => 0) : await runCommand(config.command, { ...env, [URL_ENV]: banner.url })
   await server.close()
-  await stopWriter(served.writer)
-  await writeRecordedPact(served.writePact)
+  await running.finish()
   logOut.flush()
   process.stdout.write(config.logFormat === 'json' ? jsonEvent('stopped', {}) : 'animals-mock stopped\n')
   // A wrapped command's failure decides the exit code first, as start-server-and-test has it.
   if (commandExit !== undefined && commandExit !== 0) process.exitCode = commandExit
 }
 
+/** The fake in this process's memory, from its fixture or its state file. */
+async function inMemory(config: ServeConfig): Promise<Running> {
+  const start = await loadStart(config)
+  const { fake, site, control, writer, writePact } = assemble(config, start)
+  return {
+    site,
+    ...definedOnly({ control }),
+    keys: fake.keys,
+    animals: fake.isolated ? start.pets.length : fake.store.size,
+    from: start.saved === undefined ? `fixture ${config.fixture}` : `state file ${config.stateFile}`,
+    async finish() {
+      await stopWriter(writer)
+      await writeRecordedPact(writePact)
+    },
+  }
+}
+
 /** Reads the fixture and, when one is kept, the state file; a file that cannot be used is one line. */
 async function loadStart(config: ServeConfig): Promise<Start> {
   const { stateFile } = config
   try {
-    const pets = await loadFixture(config.fixture)
-    if (pets.length > config.maxAnimals) {
-      throw new CliError(`--max-animals ${config.maxAnimals} is below the ${pets.length} animals of fixture ${config.fixture}: raise it or pick a smaller fixture`)
-    }
+    const pets = await loadPets(config)
     if (stateFile === undefined) return { pets }
     await prepareStateFile(stateFile)
     const saved = await readStateFile(stateFile)
@@ -213,14 +235,15 @@ function warnBeyondLoopback(config: ServeConfig, control: Control | undefined): 
   )
 }
 
-function bannerOf(config: ServeConfig, start: Start, served: Served, origin: string): Banner {
-  const { fake, control } = served
+function bannerOf(config: ServeConfig, running: Running, origin: string): Banner {
+  const { control } = running
   return {
     url: `${origin}${API_BASE}`,
-    animals: fake.isolated ? start.pets.length : fake.store.size,
-    from: start.saved === undefined ? `fixture ${config.fixture}` : `state file ${config.stateFile}`,
+    animals: running.animals,
+    from: running.from,
     isolate: config.isolate,
-    accepts: describeKeys(fake.keys),
+    ...definedOnly({ store: running.store }),
+    accepts: describeKeys(running.keys),
     docs: `${origin}${PAGE_PATHS.docs}`,
     dashboard: control === undefined ? null : `${origin}${PAGE_PATHS.dashboard}`,
     openapi: `${origin}${PAGE_PATHS.openapiYaml}`,
@@ -234,6 +257,7 @@ type Banner = {
   readonly animals: number
   readonly from: string
   readonly isolate: boolean
+  readonly store?: string
   readonly accepts: string
   readonly docs: string
   readonly dashboard: string | null
@@ -247,12 +271,18 @@ function bannerText(banner: Banner): string {
   return (
     `animals-mock listening on ${banner.url}\n` +
     `  animals: ${banner.animals} from ${banner.from}${banner.isolate ? ', one store per key (--isolate)' : ''}\n` +
+    (banner.store === undefined ? '' : `  store:   ${banner.store}, shared by every replica (--store)\n`) +
     `  accepts: ${banner.accepts} (Authorization: Bearer <key>)\n` +
     `  docs:    ${banner.docs}\n` +
-    `  dashboard: ${banner.dashboard ?? 'disabled (--no-control)'}\n` +
+    `  dashboard: ${banner.dashboard ?? `disabled (${offBecause(banner)})`}\n` +
     `  openapi: ${banner.openapi}\n` +
-    `  control: ${banner.control === null ? 'disabled (--no-control)' : `${banner.control}${banner.controlToken ? ' (token required)' : ''}`}\n`
+    `  control: ${banner.control === null ? `disabled (${offBecause(banner)})` : `${banner.control}${banner.controlToken ? ' (token required)' : ''}`}\n`
   )
+}
+
+/** Why the control API and the dashboard are off: asked so, or not there yet beside a store in Redis. */
+function offBecause(banner: Banner): string {
+  return banner.store === undefined ? '--no-control' : 'not yet with --store'
 }
 
 /** Under --log-format json stdout is JSON Lines only: the banner and the stop are objects too. */

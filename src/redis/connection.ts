@@ -92,7 +92,15 @@ export async function connectRedis({ url, timeoutMs }: RedisOptions): Promise<Re
     })
   const shas = new Map<string, string>()
   // A first attempt that fails is not fatal: the connection is tried again until Redis answers.
+  // It is waited for up to the deadline, so that a Redis that is there is ready for the first command.
   void redis.connect().catch(() => {})
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, timeoutMs)
+    redis.once('ready', () => {
+      clearTimeout(timer)
+      resolve()
+    })
+  })
   return {
     where,
     command: send,

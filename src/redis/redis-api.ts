@@ -101,7 +101,7 @@ export function createRedisApi(options: RedisApiOptions): RedisApi {
 
 /** The 503 of a request whose store did not answer. */
 export function storeUnavailable(error: RedisUnavailable): ApiError {
-  return apiError('store_unavailable', `${error.message} Try again; a creation may or may not have been stored: list to see.`, { 'retry-after': '1' })
+  return apiError('store_unavailable', `${error.message} Try again: a creation that got this answer may or may not have been stored.`, { 'retry-after': '1' })
 }
 
 /** `work`'s result, or the 503 of a store that did not answer. */

@@ -25,6 +25,8 @@ export type PagesOptions = {
   readonly keys?: KeyPolicy
   /** The control API: `open`, `token` (needs `X-Control-Token`), or `off` (no dashboard). Off when absent. */
   readonly control?: 'open' | 'token' | 'off'
+  /** The health check; `{"status":"ok"}` unless given (a store in Redis asks it first). */
+  readonly health?: Page
 }
 
 /**
@@ -43,7 +45,7 @@ export function createPages(options: PagesOptions = {}): Map<string, Page> {
     [PAGE_PATHS.landing, landingPage({ keys: options.keys ?? { kind: 'any' }, control })],
     [PAGE_PATHS.openapiYaml, () => textResponse('application/yaml', yamlText)],
     [PAGE_PATHS.openapiJson, async () => textResponse('application/json', await jsonText())],
-    [PAGE_PATHS.health, jsonPage({ status: 'ok' })],
+    [PAGE_PATHS.health, options.health ?? jsonPage({ status: 'ok' })],
     [PAGE_PATHS.style, () => textResponse(ASSET_TYPES['.css'], SITE_CSS)],
     ...createDocsPages(yamlText),
     ...createDashboardPages(control !== 'off'),

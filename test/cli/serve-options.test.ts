@@ -3,7 +3,7 @@ import { networkInterfaces, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it, vi } from 'vitest'
 import { isCliError } from '../../src/cli/cli-error.js'
-import { API_KEYS_ENV, CONTROL_TOKEN_ENV, SERVE_HELP, serve } from '../../src/cli/serve.js'
+import { API_KEYS_ENV, CONTROL_TOKEN_ENV, SERVE_HELP, serve, STORE_ENV } from '../../src/cli/serve.js'
 import { DEFAULT_BUDGET_LIMITS } from '../../src/service/budget.js'
 import { rawRequest } from '../support/raw-http.js'
 import { shippedPets } from '../support/fixtures.js'
@@ -86,14 +86,15 @@ it('shows every option with --help or -h, and starts nothing', async () => {
     vi.restoreAllMocks()
     expect(stdout.join('')).toBe(SERVE_HELP)
   }
-  for (const option of ['--port <n>', '--host <address>', '--api-key <key>', '--fixture <name|file>', '--isolate', '--latency', '--max-animals <n>', '--state-file <path>', '--state-interval', '--store-idle-minutes', '--no-control', '--record-pact <dir> --consumer <name>', '--no-prefer', '--control-token <t>', '--control-cors', '--allowed-host', '--log-format <f>', '--quiet', '-h, --help']) {
+  for (const option of ['--port <n>', '--host <address>', '--api-key <key>', '--fixture <name|file>', '--isolate', '--latency', '--max-animals <n>', '--state-file <path>', '--state-interval', '--store-idle-minutes', '--no-control', '--record-pact <dir> --consumer <name>', '--no-prefer', '--control-token <t>', '--control-cors', '--allowed-host', '--log-format <f>', '--quiet', '--store <redis-url>', '--store-timeout <ms>', '-h, --help']) {
     expect(SERVE_HELP, option).toContain(option)
   }
   expect(SERVE_HELP).toContain(`(default ${DEFAULT_BUDGET_LIMITS.maxAnimals})`)
   expect(SERVE_HELP).toContain('ANIMALS_MOCK_API_KEYS')
   expect(SERVE_HELP).toContain('ANIMALS_MOCK_CONTROL_TOKEN')
   expect(DEFAULT_BUDGET_LIMITS.maxAnimals).toBe(2_000_000)
-  expect([API_KEYS_ENV, CONTROL_TOKEN_ENV]).toEqual(['ANIMALS_MOCK_API_KEYS', 'ANIMALS_MOCK_CONTROL_TOKEN'])
+  expect(SERVE_HELP).toContain('ANIMALS_MOCK_STORE')
+  expect([API_KEYS_ENV, CONTROL_TOKEN_ENV, STORE_ENV]).toEqual(['ANIMALS_MOCK_API_KEYS', 'ANIMALS_MOCK_CONTROL_TOKEN', 'ANIMALS_MOCK_STORE'])
 })
 
 it('takes a port from 0 to 65535 and refuses anything else, quoting it', async () => {
@@ -205,6 +206,35 @@ it('refuses --state-file with --isolate, and each alone is fine', async () => {
     '--state-file cannot be used with --isolate: isolated stores are known by their keys, which are never written to disk',
   )
   expect(await refusalOf(['--isolate', ...LATER])).toBe(LATER_REFUSAL)
+})
+
+it('takes a Redis URL for --store or ANIMALS_MOCK_STORE, refuses anything else without echoing a password, and --store-timeout from 50 to 60000', async () => {
+  for (const url of ['redis://127.0.0.1:6379', 'redis://redis.internal:6380/0', 'rediss://user:pw@redis.example:6380/15']) {
+    expect(await refusalOf(['--store', url, ...LATER]), url).toBe(LATER_REFUSAL)
+    expect(await refusalOf(LATER, { [STORE_ENV]: url }), url).toBe(LATER_REFUSAL)
+  }
+  const expected = (shown: string) => `--store needs a Redis URL such as redis://127.0.0.1:6379 (or redis://host:port/db), not "${shown}"`
+  expect(await refusalOf(['--store', 'http://127.0.0.1:6379'])).toBe(expected('http://127.0.0.1:6379/'))
+  expect(await refusalOf(['--store', 'redis://h:1/db'])).toBe(expected('redis://h:1/db'))
+  expect(await refusalOf(['--store', 'redis://h:1/100'])).toBe(expected('redis://h:1/100'))
+  expect(await refusalOf(['--store', 'redis://:s3cret@h:1/x'])).toBe(`${expected('redis://h:1/x')} (password not shown)`)
+  expect(await refusalOf(['--store', 'redis://u:s3cret@'])).toBe(expected('redis://***@'))
+  expect(await refusalOf([], { [STORE_ENV]: 'not a url' })).toBe(expected('not a url'))
+  // The flag comes before the variable.
+  expect(await refusalOf(['--store', 'redis://h:1', ...LATER], { [STORE_ENV]: 'not a url' })).toBe(LATER_REFUSAL)
+  for (const timeout of ['50', '60000']) expect(await refusalOf(['--store', 'redis://h:1', '--store-timeout', timeout, ...LATER])).toBe(LATER_REFUSAL)
+  expect(await refusalOf(['--store', 'redis://h:1', '--store-timeout', '49'])).toMatch(/^--store-timeout /)
+  expect(await refusalOf(['--store', 'redis://h:1', '--store-timeout', '60001'])).toMatch(/^--store-timeout /)
+})
+
+it('refuses beside --store what it does not keep in Redis yet, and takes each without it', async () => {
+  const state = join(dir, 'store-state.json')
+  for (const [option, ...rest] of [['--isolate'], ['--state-file', state], ['--latency', '10'], ['--record-pact', dir, '--consumer', 'web']] as const) {
+    expect(await refusalOf(['--store', 'redis://127.0.0.1:6379', option, ...rest]), option).toBe(
+      `${option} cannot be used with --store yet: only the animals, their ids and the budget are kept in Redis so far`,
+    )
+    expect(await refusalOf([option, ...rest, ...LATER]), option).toBe(LATER_REFUSAL)
+  }
 })
 
 it('refuses a fixture that is not shipped or not valid, in its own words', async () => {

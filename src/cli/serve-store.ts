@@ -1,0 +1,65 @@
+import { connectRedis, type RedisConnection, RedisUnavailable } from '../redis/connection.js'
+import { createRedisApi, type RedisApi, storeUnavailable } from '../redis/redis-api.js'
+import { DEFAULT_PREFIX } from '../redis/redis-animals.js'
+import { createKeyPolicy } from '../service/auth.js'
+import { toErrorResponse } from '../service/errors.js'
+import { JSON_HEADERS } from '../service/http.js'
+import { createPages } from '../site/pages.js'
+import { createSite, type Page } from '../site/site.js'
+import { createHostPolicy } from '../site/site-guard.js'
+import { CliError } from './cli-error.js'
+import type { ServeConfig, StoreConfig } from './serve-options.js'
+import { loadPets, type Running } from './served.js'
+
+/** How often a replica asks again for a store that is not there yet at start. */
+const START_RETRY_MS = 500
+
+/**
+ * `serve --store redis://…`: the API over a store in Redis that every replica started with the same
+ * URL shares. The first replica ever to start loads the fixture; the others find the store as it
+ * is. While Redis cannot be reached at start, the replica waits, saying so once; once serving, a
+ * request Redis does not answer in time gets 503, and /healthz says which.
+ */
+export async function onStore(config: ServeConfig, store: StoreConfig): Promise<Running> {
+  const pets = await loadPets(config)
+  let connection: RedisConnection
+  try {
+    connection = await connectRedis({ url: store.url, timeoutMs: store.timeoutMs })
+  } catch (error) {
+    throw new CliError((error as Error).message)
+  }
+  const keys = createKeyPolicy(config.keys)
+  const api = createRedisApi({ connection, prefix: DEFAULT_PREFIX, keys, maxAnimals: config.maxAnimals, prefer: config.prefer, fixture: pets })
+  try {
+    await startStore(api, connection.where)
+    const pages = createPages({ keys, control: 'off', health: storeHealth(api, connection.where) })
+    const site = createSite({ api, pages, hosts: createHostPolicy(config.allowedHosts) })
+    return { site, keys, animals: await api.store.size(), from: `the store (fixture ${config.fixture} when it was first made)`, store: connection.where, finish: () => connection.close() }
+  } catch (error) {
+    await connection.close()
+    throw error
+  }
+}
+
+/** Loads the fixture if no replica did, waiting for Redis while it cannot be reached. */
+async function startStore(api: RedisApi, where: string): Promise<void> {
+  for (let said = false; ; said = true) {
+    const started = await api.start()
+    if (started.ok) return
+    if (started.error.code !== 'store_unavailable') throw new CliError(`--store ${where}: ${started.error.message}`)
+    if (!said) process.stderr.write(`animals-mock: waiting for the store at ${where}: ${started.error.message}\n`)
+    await new Promise((resolve) => setTimeout(resolve, START_RETRY_MS))
+  }
+}
+
+/** /healthz: 200 naming the store when it answers, 503 `store_unavailable` when it does not. */
+function storeHealth(api: RedisApi, where: string): Page {
+  return async () => {
+    try {
+      return { status: 200, headers: JSON_HEADERS, body: JSON.stringify({ status: 'ok', store: where, animals: await api.store.size() }) }
+    } catch (error) {
+      if (error instanceof RedisUnavailable) return toErrorResponse(storeUnavailable(error))
+      throw error
+    }
+  }
+}
