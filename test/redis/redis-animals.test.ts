@@ -169,8 +169,11 @@ describe.skipIf(!hasRedis)('the animals of a store in Redis', () => {
     expect(JSON.parse((await b.get(5)) ?? '{}').name).toBe(long)
   })
 
-  it('keeps every acknowledged animal across a Redis restart (append-only file, appendfsync always)', async () => {
+  it('keeps every acknowledged animal across a Redis restart (append-only file, appendfsync always), and says the connection is ready again', async () => {
     const [a] = pair()
+    let readied = 0
+    one.onReady(() => (readied += 1))
+    expect(readied).toBe(1)
     const made = await Promise.all(Array.from({ length: 50 }, (_, i) => a.create({ name: `Durable ${i}`, categoryId: 1 })))
     const ids = made.map((result) => (result.ok ? result.value.id : 0))
     await server.kill()
@@ -180,6 +183,7 @@ describe.skipIf(!hasRedis)('the animals of a store in Redis', () => {
       wait()
     })
     for (const id of ids) expect(await a.get(id)).toContain('Durable')
+    expect(readied).toBe(2)
   })
 
   it('fails a command with RedisUnavailable, not a hang, while Redis is down, and works again when it is back', async () => {
@@ -236,6 +240,13 @@ describe.skipIf(!hasRedis)('the animals of a store in Redis', () => {
     }
   })
 
+  it('lets go of Redis when closed: a command after it fails', async () => {
+    const connection = await connectRedis({ url: server.url, timeoutMs: 1000 })
+    expect(await connection.command(['PING'])).toBe('PONG')
+    await connection.close()
+    await expect(connection.command(['PING'])).rejects.toBeInstanceOf(RedisUnavailable)
+  })
+
   it('sends a script whole once, then by its SHA-1 alone', async () => {
     const [a] = pair()
     await one.command(['SCRIPT', 'FLUSH'])
@@ -272,4 +283,19 @@ describe.skipIf(!hasRedis)('the animals of a store in Redis', () => {
 it('names a Redis without its password', () => {
   expect(redisWhere('redis://reader:s3cret-word@redis.internal:6380/2')).toBe('redis://reader:***@redis.internal:6380/2')
   expect(redisWhere('redis://127.0.0.1:6379')).toBe('redis://127.0.0.1:6379')
+})
+
+describe.skipIf(!hasRedis)('a connection to a Redis that is not there', () => {
+  it('waits for it no longer than its deadline, calls no ready listener, and fails commands', async () => {
+    const nowhere = await startRedis()
+    const url = nowhere.url
+    await nowhere.remove()
+    const connection = await connectRedis({ url, timeoutMs: 200 })
+    let readied = 0
+    connection.onReady(() => (readied += 1))
+    expect(connection.ready()).toBe(false)
+    await expect(connection.command(['PING'])).rejects.toBeInstanceOf(RedisUnavailable)
+    expect(readied).toBe(0)
+    await connection.close()
+  })
 })

@@ -98,4 +98,39 @@ describe.skipIf(!hasRedis)('the API over a store in Redis', () => {
     }
     expect((await client.authed('/pets', { query: 'limit=1' })).status).toBe(200)
   })
+
+  it('loads the fixture when the first replica of a store ever starts, and never again', async () => {
+    const connection = await connectRedis({ url: redis.url, timeoutMs: 1000 })
+    try {
+      const options = { connection, prefix: 'fresh:', keys: createKeyPolicy([]), maxAnimals: 2_000_000, prefer: true }
+      const first = createRedisApi({ ...options, fixture: pets })
+      expect(await first.store.size()).toBe(0)
+      expect(await first.start()).toEqual({ ok: true, value: undefined })
+      expect(await first.store.size()).toBe(pets.length)
+      await first.store.create({ name: 'Added', categoryId: 1 })
+      const later = createRedisApi({ ...options, fixture: [] })
+      expect(await later.start()).toEqual({ ok: true, value: undefined })
+      expect(await later.store.size()).toBe(pets.length + 1)
+    } finally {
+      await connection.close()
+    }
+  })
+
+  it('answers 500 internal_error, not 503, when Redis refuses a command: that is a bug, not an outage', async () => {
+    const connection = await connectRedis({ url: redis.url, timeoutMs: 1000 })
+    const errors: unknown[] = []
+    const api = createRedisApi({ connection, prefix: 'broken:', keys: createKeyPolicy([]), maxAnimals: 10, prefer: true, fixture: [] })
+    const server = await startServer({ app: createSite({ api }), onError: (error) => errors.push(error) })
+    try {
+      // A key of another type where the store keeps its animals: Redis answers WRONGTYPE.
+      await connection.command(['SET', 'broken:{shared}:pets', 'not a hash'])
+      const answer = await createApiClient(`${server.url}${API_BASE}`).authed('/pets/1')
+      expect(answer.status).toBe(500)
+      expect(answer.json).toMatchObject({ code: 'internal_error', status: 500 })
+      expect(String(errors[0])).toMatch(/WRONGTYPE/)
+    } finally {
+      await server.close()
+      await connection.close()
+    }
+  })
 })
