@@ -134,6 +134,9 @@ describe.skipIf(!hasRedis)('the animals of a store in Redis', () => {
     expect(await a.size()).toBe(30)
     expect((await b.texts()).map((text) => JSON.parse(text).id)).toEqual(Array.from({ length: 30 }, (_, i) => 13 + i * 3))
     expect(await a.get(99)).toBeUndefined()
+    // The animals came highest id first: the next id is after the highest, 100, not after the last given, 13.
+    const next = await b.create({ name: 'After a reversed load', categoryId: 1 })
+    expect(next.ok && next.value.id).toBe(101)
   })
 
   it('holds the budget across replicas and stores: exactly at the cap creates, one past it is store_full and stores nothing', async () => {

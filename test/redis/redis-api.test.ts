@@ -86,6 +86,8 @@ describe.skipIf(!hasRedis)('the API over a store in Redis', () => {
         expect(result.headers.get('retry-after')).toBe('1')
         expect(result.json).toMatchObject({ code: 'store_unavailable', status: 503, message: expect.stringMatching(/^The store at redis:\/\/127\.0\.0\.1:[0-9]+ did not answer: /) })
       }
+      // A reset or a start meanwhile says so, and changes nothing.
+      for (const result of [await apis[0]?.reset(), await apis[1]?.start()]) expect(result).toMatchObject({ ok: false, error: { code: 'store_unavailable' } })
       // What needs no store is answered as ever.
       expect((await client.authed('/pets', { query: 'limit=0' })).status).toBe(400)
       expect((await client.call('/pets', { headers: { authorization: '' } })).status).toBe(401)
@@ -103,6 +105,9 @@ describe.skipIf(!hasRedis)('the API over a store in Redis', () => {
     const connection = await connectRedis({ url: redis.url, timeoutMs: 1000 })
     try {
       const options = { connection, prefix: 'fresh:', keys: createKeyPolicy([]), maxAnimals: 2_000_000, prefer: true }
+      // A fixture past the budget is refused, and leaves the store to be filled by the next start.
+      const tooSmall = createRedisApi({ ...options, maxAnimals: pets.length - 1, fixture: pets })
+      expect(await tooSmall.start()).toMatchObject({ ok: false, error: { code: 'store_full' } })
       const first = createRedisApi({ ...options, fixture: pets })
       expect(await first.store.size()).toBe(0)
       expect(await first.start()).toEqual({ ok: true, value: undefined })
