@@ -31,21 +31,22 @@ export async function onStore(config: ServeConfig, store: StoreConfig): Promise<
   const keys = createKeyPolicy(config.keys)
   const api = createRedisApi({ connection, prefix: DEFAULT_PREFIX, keys, maxAnimals: config.maxAnimals, prefer: config.prefer, fixture: pets })
   try {
-    await startStore(api, connection.where)
+    const loaded = await startStore(api, connection.where)
     const pages = createPages({ keys, control: 'off', health: storeHealth(api, connection.where) })
     const site = createSite({ api, pages, hosts: createHostPolicy(config.allowedHosts) })
-    return { site, keys, animals: await api.store.size(), from: `the store (fixture ${config.fixture} when it was first made)`, store: connection.where, finish: () => connection.close() }
+    const from = loaded ? `fixture ${config.fixture}, loaded into a new store` : 'the store as the replicas left it'
+    return { site, keys, animals: await api.store.size(), from, store: connection.where, finish: () => connection.close() }
   } catch (error) {
     await connection.close()
     throw error
   }
 }
 
-/** Loads the fixture if no replica did, waiting for Redis while it cannot be reached. */
-async function startStore(api: RedisApi, where: string): Promise<void> {
+/** Loads the fixture if no replica did (true then), waiting for Redis while it cannot be reached. */
+async function startStore(api: RedisApi, where: string): Promise<boolean> {
   for (let said = false; ; said = true) {
     const started = await api.start()
-    if (started.ok) return
+    if (started.ok) return started.value
     if (started.error.code !== 'store_unavailable') throw new CliError(`--store ${where}: ${started.error.message}`)
     if (!said) process.stderr.write(`animals-mock: waiting for the store at ${where}: ${started.error.message}\n`)
     await new Promise((resolve) => setTimeout(resolve, START_RETRY_MS))

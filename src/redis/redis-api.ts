@@ -25,9 +25,9 @@ export type RedisApi = Handler & {
   readonly store: RedisAnimals
   /**
    * Loads the fixture into the store unless a replica already did: the first replica to start
-   * fills it, the others (and this one after a restart) find it as it is.
+   * fills it, the others (and this one after a restart) find it as it is. True when it loaded it.
    */
-  start(): Promise<Result<void, ApiError>>
+  start(): Promise<Result<boolean, ApiError>>
   /** Every animal back to the fixture; ids go on after the highest ever handed out. */
   reset(): Promise<Result<void, ApiError>>
 }
@@ -89,11 +89,12 @@ export function createRedisApi(options: RedisApiOptions): RedisApi {
     },
     start: () =>
       orUnavailable(async () => {
-        if ((await connection.command(['EXISTS', started])) === 1) return { ok: true, value: undefined }
+        if ((await connection.command(['EXISTS', started])) === 1) return { ok: true, value: false }
         // Replicas starting together may each load the fixture: the same animals, the later swap last.
         const loaded = await store.replace(options.fixture)
-        if (loaded.ok) await connection.command(['SET', started, '1'])
-        return loaded
+        if (!loaded.ok) return loaded
+        await connection.command(['SET', started, '1'])
+        return { ok: true, value: true }
       }),
     reset: load,
   }
@@ -105,7 +106,7 @@ export function storeUnavailable(error: RedisUnavailable): ApiError {
 }
 
 /** `work`'s result, or the 503 of a store that did not answer. */
-async function orUnavailable(work: () => Promise<Result<void, ApiError>>): Promise<Result<void, ApiError>> {
+async function orUnavailable<T>(work: () => Promise<Result<T, ApiError>>): Promise<Result<T, ApiError>> {
   try {
     return await work()
   } catch (error) {

@@ -78,6 +78,13 @@ describe.skipIf(!runs)('three serve --store replicas over one Redis behind nginx
   const call = (key: string, path: string, init: RequestInit = {}) =>
     fetch(`${balancer}/v1${path}`, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } })
 
+  it('tells in each replica\'s banner where its animals are: the first loaded the fixture into a new store, the others found it', () => {
+    const banners = replicas.map((cli) => cli.stdout())
+    expect(banners[0]).toContain(`  animals: ${FIXTURE_SIZE} from fixture default, loaded into a new store\n  store:   ${redis.url}, shared by every replica (--store)\n`)
+    for (const banner of banners.slice(1)) expect(banner).toContain(`  animals: ${FIXTURE_SIZE} from the store as the replicas left it\n  store:   ${redis.url}, shared by every replica (--store)\n`)
+    for (const banner of banners) expect(banner).toContain('  control: disabled (not yet with --store)\n')
+  })
+
   it('runs six teams at once, each team\'s checks passing through whichever replica answers', async () => {
     const failures: string[] = []
     const createdIds: number[] = []
