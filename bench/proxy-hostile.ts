@@ -11,14 +11,13 @@
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { BARE, CLI, startProcess } from './processes.js'
-import { sampleDuring } from './responsiveness.js'
+import { percentile, sampleDuring } from './responsiveness.js'
 
 /** What the proxy's /healthz may add at p99 to a bare server's while a hostile answer goes through. */
 export const HOSTILE_ADDED_MS = 100
 
 export type HostileFigure = { readonly work: string; readonly proxyP99: number; readonly bareP99: number; readonly addedMs: number; readonly samples: number }
 
-const p99 = (sorted: readonly number[]): number => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0
 
 const get = async (url: string): Promise<number> => {
   const response = await fetch(url, { headers: { authorization: 'Bearer hostile-key', 'accept-encoding': 'gzip' } })
@@ -64,8 +63,8 @@ export async function measureHostileProxy(rounds = 3): Promise<HostileFigure[]> 
         waits.bare.push(...(await sampleDuring(bare.origin, () => repeated(run))))
       }
       const sorted = { proxy: waits.proxy.sort((a, b) => a - b), bare: waits.bare.sort((a, b) => a - b) }
-      const proxyP99 = p99(sorted.proxy)
-      const bareP99 = p99(sorted.bare)
+      const proxyP99 = percentile(sorted.proxy, 0.99)
+      const bareP99 = percentile(sorted.bare, 0.99)
       figures.push({ work: name, proxyP99, bareP99, addedMs: proxyP99 - bareP99, samples: sorted.proxy.length })
     }
     return figures

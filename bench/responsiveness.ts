@@ -3,7 +3,8 @@ import { CLI, startProcess } from './processes.js'
 /** How long /healthz took while a large seed and a large snapshot load ran in the fake. */
 export type Responsiveness = { readonly work: string; readonly samples: number; readonly p50: number; readonly p99: number; readonly max: number }
 
-const percentile = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0
+/** The value at fraction `p` of sorted samples (0.99: the 99th percentile). */
+export const percentile = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0
 
 /** /healthz of `origin` every 5 ms while `work` runs: its waits, sorted. */
 export async function sampleDuring(origin: string, work: () => Promise<unknown>): Promise<number[]> {

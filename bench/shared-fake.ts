@@ -8,7 +8,7 @@
  */
 import { pathToFileURL } from 'node:url'
 import { BARE, CLI, pinLoadHere, startProcess, type ServerProcess } from './processes.js'
-import { sampleDuring } from './responsiveness.js'
+import { percentile, sampleDuring } from './responsiveness.js'
 
 /** The longest /healthz may wait at p99 while the others read: the event loop's budget. */
 export const LOOP_BUDGET_MS = 50
@@ -19,7 +19,6 @@ export type SharedFigure = {
   readonly bare: { readonly samples: number; readonly p50: number; readonly p99: number; readonly max: number }
 }
 
-const percentile = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0
 const summary = (waits: readonly number[]) => {
   const sorted = [...waits].sort((a, b) => a - b)
   return { samples: sorted.length, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted.at(-1) ?? 0 }

@@ -1,7 +1,7 @@
 import { readControlOpenApiText } from '../contracts/openapi-files.js'
 import { createFake, type Fake } from '../fake.js'
 import { CONTROL_BASE, type Control, createControl, type PactWritten } from '../fake/control.js'
-import { DEFAULT_FIXTURE, FixtureError } from '../disk/fixtures.js'
+import { DEFAULT_FIXTURE } from '../disk/fixtures.js'
 import { writePactFile } from '../disk/pact-writer.js'
 import { createIdReservation, createStateWriter, prepareStateFile, readStateFile, StateFileError, type StateWriter } from '../disk/state-file.js'
 import { createPactRecording } from '../recording/pact-recording.js'
@@ -147,7 +147,7 @@ async function inMemory(config: ServeConfig): Promise<Running> {
   }
 }
 
-/** Reads the fixture and, when one is kept, the state file; a file that cannot be used is one line. */
+/** Reads the fixture and, when one is kept, the state file; a file that cannot be used is one line (the fixture's, `loadPets`'). */
 async function loadStart(config: ServeConfig): Promise<Start> {
   const { stateFile } = config
   try {
@@ -160,7 +160,7 @@ async function loadStart(config: ServeConfig): Promise<Start> {
     }
     return { pets, ...definedOnly({ saved }), ids: createIdReservation(stateFile) }
   } catch (error) {
-    if (error instanceof FixtureError || error instanceof StateFileError) throw new CliError(error.message)
+    if (error instanceof StateFileError) throw new CliError(error.message)
     throw error
   }
 }

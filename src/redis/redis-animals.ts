@@ -105,7 +105,7 @@ if ARGV[2] ~= '' and (last == false or above(ARGV[2], last)) then redis.call('SE
 return {1, 0}`
 
 /** The keys of one store. */
-export function storeKeys(prefix: string, label: string) {
+function storeKeys(prefix: string, label: string) {
   const base = `${prefix}{${label}}:`
   const status = Object.fromEntries(PET_STATUSES.map((name) => [name, `${base}status:${name}`])) as Record<PetStatus, string>
   return { pets: `${base}pets`, ids: `${base}ids`, status, last: `${base}last`, budget: `${prefix}animals`, loading: `${base}loading:` }

@@ -1,4 +1,4 @@
-import { createFoundHeaders, createListQueryCache, createdReply, finishReply, foundReply, heldTo, listedReply, matchRoute, type Operation, planOperation, preferredOutcome, preflight } from '../fake/app.js'
+import { createFoundHeaders, createListQueryCache, createdReply, finishReply, foundReply, heldTo, listedReply, matchRoute, type Operation, planOperation, preferredOutcome, preflight, type Route } from '../fake/app.js'
 import { authenticate, type KeyPolicy } from '../service/auth.js'
 import { type ApiError, apiError, toErrorResponse } from '../service/errors.js'
 import type { Handler, PlainRequest, PlainResponse, Reply, Result } from '../service/http.js'
@@ -66,10 +66,9 @@ export function createRedisApi(options: RedisApiOptions): RedisApi {
     }
   }
 
-  function respond(request: PlainRequest): PlainResponse | Promise<PlainResponse> {
+  function respond(route: Route | undefined, request: PlainRequest): PlainResponse | Promise<PlainResponse> {
     const auth = authenticate(request.headers.authorization, keys)
     if (!auth.ok) return toErrorResponse(auth.error)
-    const route = matchRoute(request.path)
     const preferred = options.prefer ? preferredOutcome(request) : undefined
     if (preferred?.kind === 'reply') return preferred.reply
     const operation = planOperation(route, request, listQuery)
@@ -84,7 +83,7 @@ export function createRedisApi(options: RedisApiOptions): RedisApi {
     handle(request): Reply | Promise<Reply> {
       const route = matchRoute(request.path)
       if (request.method === 'OPTIONS') return preflight(route, request.headers)
-      const response = respond(request)
+      const response = respond(route, request)
       return response instanceof Promise ? response.then((answer) => finishReply(route, request, answer)) : finishReply(route, request, response)
     },
     start: () =>
