@@ -18,8 +18,17 @@ export const CONTROL_TOKEN_ENV = 'ANIMALS_MOCK_CONTROL_TOKEN'
 /** The environment variable with the store's URL, used when `--store` is not given (containers). */
 export const STORE_ENV = 'ANIMALS_MOCK_STORE'
 
-/** A store shared by replicas: where it is, and how long a request waits for it. */
-export type StoreConfig = { readonly url: string; readonly timeoutMs: number }
+/**
+ * The environment variable with the secret that `--isolate --store` makes each key's label with:
+ * the same on every replica, never in Redis, never on a command line (where `ps` shows it).
+ */
+export const STORE_SECRET_ENV = 'ANIMALS_MOCK_STORE_SECRET'
+
+/** The shortest store secret: 128 bits written as hex. */
+const MIN_SECRET_CHARS = 32
+
+/** A store shared by replicas: where it is, how long a request waits for it, and under --isolate the secret of its labels. */
+export type StoreConfig = { readonly url: string; readonly timeoutMs: number; readonly secret?: string }
 
 /** `animals-mock serve` as its options ask for it, every value checked. */
 export type ServeConfig = {
@@ -89,7 +98,7 @@ export function parseServeArgs(args: readonly string[], env: NodeJS.ProcessEnv):
   if (values['state-file'] !== undefined && values.isolate) {
     throw new CliError('--state-file cannot be used with --isolate: isolated stores are known by their keys, which are never written to disk')
   }
-  const store = parseStore(values.store ?? env[STORE_ENV], values['store-timeout'], values)
+  const store = parseStore(values.store ?? env[STORE_ENV], values['store-timeout'], values, env[STORE_SECRET_ENV])
   return {
     port: parsePort(values.port),
     host: values.host,
@@ -114,10 +123,10 @@ export function parseServeArgs(args: readonly string[], env: NodeJS.ProcessEnv):
 }
 
 /** What `--store` does not hold yet (issue 49): refused beside it rather than kept in one replica's memory. */
-const NOT_WITH_STORE = ['isolate', 'state-file', 'latency', 'record-pact'] as const
+const NOT_WITH_STORE = ['state-file', 'latency', 'record-pact'] as const
 
-/** `--store` (or its variable) and `--store-timeout`; `undefined` without a store. */
-function parseStore(url: string | undefined, timeout: string, values: Partial<Record<(typeof NOT_WITH_STORE)[number], unknown>>): StoreConfig | undefined {
+/** `--store` (or its variable), `--store-timeout`, and the secret `--isolate` needs beside it; `undefined` without a store. */
+function parseStore(url: string | undefined, timeout: string, values: Partial<Record<(typeof NOT_WITH_STORE)[number] | 'isolate', unknown>>, secret: string | undefined): StoreConfig | undefined {
   if (url === undefined || url === '') return undefined
   let parsed: URL
   try {
@@ -129,8 +138,15 @@ function parseStore(url: string | undefined, timeout: string, values: Partial<Re
     throw new CliError(`--store needs a Redis URL such as redis://127.0.0.1:6379 (or redis://host:port/db), not "${parsed.protocol}//${parsed.host}${parsed.pathname}"` + (parsed.password === '' ? '' : ' (password not shown)'))
   }
   const refused = NOT_WITH_STORE.find((name) => values[name] !== undefined && values[name] !== false)
-  if (refused !== undefined) throw new CliError(`--${refused} cannot be used with --store yet: only the animals, their ids and the budget are kept in Redis so far`)
-  return { url, timeoutMs: wholeNumber('--store-timeout', timeout, 50, 60_000) }
+  if (refused !== undefined) throw new CliError(`--${refused} cannot be used with --store yet: only the animals, their ids, the stores of --isolate and the budget are kept in Redis so far`)
+  const timeoutMs = wholeNumber('--store-timeout', timeout, 50, 60_000)
+  if (values.isolate !== true) return { url, timeoutMs }
+  if (secret === undefined || secret.length < MIN_SECRET_CHARS) {
+    throw new CliError(
+      `--isolate with --store needs ${STORE_SECRET_ENV}, at least ${MIN_SECRET_CHARS} characters and the same on every replica (e.g. export ${STORE_SECRET_ENV}=$(openssl rand -hex 32)): each key's store in Redis is known by a keyed hash of the key, never the key`,
+    )
+  }
+  return { url, timeoutMs, secret }
 }
 
 function parseOrigin(text: string): string {

@@ -3,6 +3,8 @@ import { createRedisApi, type RedisApi, storeUnavailable } from '../redis/redis-
 import { DEFAULT_PREFIX } from '../redis/redis-animals.js'
 import { createKeyPolicy } from '../service/auth.js'
 import { toErrorResponse } from '../service/errors.js'
+import { definedOnly } from '../service/defined-only.js'
+import { TENANT_LIMITS } from '../fake/tenants.js'
 import { JSON_HEADERS } from '../service/http.js'
 import { createPages } from '../site/pages.js'
 import { createSite, type Page } from '../site/site.js'
@@ -18,7 +20,8 @@ const START_RETRY_MS = 500
  * `serve --store redis://…`: the API over a store in Redis that every replica started with the same
  * URL shares. The first replica ever to start loads the fixture; the others find the store as it
  * is. While Redis cannot be reached at start, the replica waits, saying so once; once serving, a
- * request Redis does not answer in time gets 503, and /healthz says which.
+ * request Redis does not answer in time gets 503, and /healthz says which. Under --isolate each
+ * key's store is made on its first request, through whichever replica.
  */
 export async function onStore(config: ServeConfig, store: StoreConfig): Promise<Running> {
   const pets = await loadPets(config)
@@ -29,13 +32,16 @@ export async function onStore(config: ServeConfig, store: StoreConfig): Promise<
     throw new CliError((error as Error).message)
   }
   const keys = createKeyPolicy(config.keys)
-  const api = createRedisApi({ connection, prefix: DEFAULT_PREFIX, keys, maxAnimals: config.maxAnimals, prefer: config.prefer, fixture: pets })
+  const isolate = store.secret === undefined ? undefined : { secret: store.secret, maxStores: TENANT_LIMITS.maxTenants, idleMs: config.storeIdleMs, now: Date.now }
+  const api = createRedisApi({ connection, prefix: DEFAULT_PREFIX, keys, maxAnimals: config.maxAnimals, prefer: config.prefer, fixture: pets, ...definedOnly({ isolate }) })
   try {
     const loaded = await startStore(api, connection.where)
     const pages = createPages({ keys, control: 'off', health: storeHealth(api, connection.where) })
     const site = createSite({ api, pages, hosts: createHostPolicy(config.allowedHosts) })
-    const from = loaded ? `fixture ${config.fixture}, loaded into a new store` : 'the store as the replicas left it'
-    return { site, keys, animals: await api.store.size(), from, store: connection.where, finish: () => connection.close() }
+    // Under isolation the banner tells what each key's store starts from, as in memory.
+    const from = isolate !== undefined ? `fixture ${config.fixture}` : loaded ? `fixture ${config.fixture}, loaded into a new store` : 'the store as the replicas left it'
+    const animals = isolate !== undefined ? pets.length : await api.store.size()
+    return { site, keys, animals, from, store: connection.where, finish: () => connection.close() }
   } catch (error) {
     await connection.close()
     throw error
@@ -57,7 +63,7 @@ async function startStore(api: RedisApi, where: string): Promise<boolean> {
 function storeHealth(api: RedisApi, where: string): Page {
   return async () => {
     try {
-      return { status: 200, headers: JSON_HEADERS, body: JSON.stringify({ status: 'ok', store: where, animals: await api.store.size() }) }
+      return { status: 200, headers: JSON_HEADERS, body: JSON.stringify({ status: 'ok', store: where, ...(await api.counts()) }) }
     } catch (error) {
       if (error instanceof RedisUnavailable) return toErrorResponse(storeUnavailable(error))
       throw error

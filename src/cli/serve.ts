@@ -17,13 +17,13 @@ import { createHostPolicy } from '../site/site-guard.js'
 import type { Handler } from '../service/http.js'
 import { CliError } from './cli-error.js'
 import { createBatchedWriter, createRequestLog, useColour } from './request-log.js'
-import { API_KEYS_ENV, CONTROL_TOKEN_ENV, parseServeArgs, type ServeConfig, STORE_ENV } from './serve-options.js'
+import { API_KEYS_ENV, CONTROL_TOKEN_ENV, parseServeArgs, type ServeConfig, STORE_ENV, STORE_SECRET_ENV } from './serve-options.js'
 import { listenOrSay, stopSignal } from './stop-signal.js'
 import { runCommand, URL_ENV } from './wrapped-command.js'
 import { onStore } from './serve-store.js'
 import { loadPets, type Running } from './served.js'
 
-export { API_KEYS_ENV, CONTROL_TOKEN_ENV, STORE_ENV } from './serve-options.js'
+export { API_KEYS_ENV, CONTROL_TOKEN_ENV, STORE_ENV, STORE_SECRET_ENV } from './serve-options.js'
 
 export const SERVE_HELP = `Usage: animals-mock serve [options] [-- <command> [args]]
 
@@ -53,8 +53,9 @@ Options:
                       under --isolate, drop a store unused this long  (default 30)
   --store <redis-url> keep the animals in Redis, shared by every replica given
                       the same URL, e.g. redis://127.0.0.1:6379/0; also read
-                      from ${STORE_ENV}. Not yet with --isolate, --state-file,
-                      --latency, --record-pact or the control API
+                      from ${STORE_ENV}. With --isolate, every replica needs
+                      the same ${STORE_SECRET_ENV}. Not yet with
+                      --state-file, --latency, --record-pact or the control API
   --store-timeout <ms>
                       how long a request waits for the store before it is
                       answered 503                                   (default 2000)

@@ -32,11 +32,36 @@ export type RedisAnimals = {
    * replacement alone, which no request reads, then one script swaps them in. Refused with `store_full` past the budget, keeping the
    * animals it had. The last id becomes the highest of `pets` if that is higher.
    */
-  replace(pets: readonly Pet[]): Promise<Result<void, ApiError>>
+  replace(pets: readonly Pet[] | RedisLoad): Promise<Result<void, ApiError>>
+  /**
+   * Makes this store from `load` unless it is in use already (by a replica that came first), and
+   * counts it among the stores in use (`--isolate`), last used `now`. Refused with `store_full`
+   * when `maxStores` are in use or the animals do not fit the budget.
+   */
+  adopt(load: RedisLoad, now: number, maxStores: number): Promise<Result<void, ApiError>>
+  /** Back to `load` if this store is in use (`--isolate`), ids going on after the highest handed out; nothing if it was dropped meanwhile. */
+  renew(load: RedisLoad, now: number): Promise<Result<void, ApiError>>
+  /** Whether this store is in use; when it is, it was last used `now`. */
+  touch(now: number): Promise<boolean>
+  /**
+   * Drops this store, its animals given back to the budget, if it was last used at or before
+   * `usedBy` (checked in the same step, so a store used meanwhile by another replica stays). True when dropped.
+   */
+  drop(usedBy: number): Promise<boolean>
   /** How many animals it holds. */
   size(): Promise<number>
   /** Every animal's JSON text in ascending id order. */
   texts(): Promise<string[]>
+}
+
+/**
+ * Animals ready to be written: the arguments of each chunk's commands, made once, so that a
+ * fixture loaded into many stores (one per key) is serialised once.
+ */
+export type RedisLoad = {
+  readonly chunks: readonly { readonly texts: readonly string[]; readonly scored: readonly string[]; readonly byStatus: ReadonlyMap<PetStatus, readonly string[]> }[]
+  /** The highest id, as Redis's integer text; empty without animals. */
+  readonly highest: string
 }
 
 /** A created animal's id and JSON text. */
@@ -73,8 +98,10 @@ local ids = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)
 if #ids == 0 then return '[]' end
 return '[' .. table.concat(redis.call('HMGET', KEYS[2], unpack(ids)), ',') .. ']'`
 
-// KEYS: the store's keys (pets, ids, each status), then the same loading keys, then last, budget.
-// ARGV: how many keys each group has, the highest id, the most animals of every store.
+// KEYS: the store's keys (pets, ids, each status), then the same loading keys, then last, budget,
+// the stores in use. ARGV: how many keys each group has, the highest id, the most animals of every
+// store; for a store of a key (--isolate) also its label, the time, the most stores, and `adopt`
+// (make it unless in use) or `renew` (back to the animals given if still in use, else nothing).
 const SWAP = `
 -- Whether the integer text a is above b, compared as texts: exact past 2^53, where numbers are not.
 local function above(a, b)
@@ -84,11 +111,27 @@ local function above(a, b)
   return a ~= b and ((a > b) ~= a_neg)
 end
 local n = tonumber(ARGV[1])
+local stores = KEYS[2 * n + 3]
+local function discard() for i = n + 1, 2 * n do redis.call('DEL', KEYS[i]) end end
+if ARGV[4] then
+  local used = redis.call('ZSCORE', stores, ARGV[4])
+  if ARGV[7] == 'renew' then
+    if not used then discard() return {2, 0} end
+  else
+    if used then
+      discard()
+      redis.call('ZADD', stores, ARGV[5], ARGV[4])
+      return {2, 0}
+    end
+    local count = redis.call('ZCARD', stores)
+    if count >= tonumber(ARGV[6]) then discard() return {3, count} end
+  end
+end
 local loaded = redis.call('HLEN', KEYS[n + 1])
 local had = redis.call('HLEN', KEYS[1])
 local total = tonumber(redis.call('GET', KEYS[2 * n + 2]) or '0')
 if total - had + loaded > tonumber(ARGV[3]) then
-  for i = n + 1, 2 * n do redis.call('DEL', KEYS[i]) end
+  discard()
   return {0, total - had, loaded}
 end
 for i = 1, n do
@@ -102,13 +145,42 @@ end
 redis.call('INCRBY', KEYS[2 * n + 2], loaded - had)
 local last = redis.call('GET', KEYS[2 * n + 1])
 if ARGV[2] ~= '' and (last == false or above(ARGV[2], last)) then redis.call('SET', KEYS[2 * n + 1], ARGV[2]) end
+if ARGV[4] then redis.call('ZADD', stores, ARGV[5], ARGV[4]) end
 return {1, 0}`
+
+// KEYS: the stores in use. ARGV: the label, the time.
+const TOUCH = `
+if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+return 1`
+
+// KEYS: the store's keys (pets, ids, each status), last, budget, the stores in use. ARGV: how many
+// keys the first group has, the label, the latest last use that is dropped.
+const DROP = `
+local n = tonumber(ARGV[1])
+local used = redis.call('ZSCORE', KEYS[n + 3], ARGV[2])
+if not used or tonumber(used) > tonumber(ARGV[3]) then return 0 end
+local had = redis.call('HLEN', KEYS[1])
+for i = 1, n + 1 do redis.call('DEL', KEYS[i]) end
+redis.call('DECRBY', KEYS[n + 2], had)
+redis.call('ZREM', KEYS[n + 3], ARGV[2])
+return 1`
 
 /** The keys of one store. */
 function storeKeys(prefix: string, label: string) {
   const base = `${prefix}{${label}}:`
   const status = Object.fromEntries(PET_STATUSES.map((name) => [name, `${base}status:${name}`])) as Record<PetStatus, string>
-  return { pets: `${base}pets`, ids: `${base}ids`, status, last: `${base}last`, budget: `${prefix}animals`, loading: `${base}loading:` }
+  return { pets: `${base}pets`, ids: `${base}ids`, status, last: `${base}last`, budget: budgetKey(prefix), stores: storesKey(prefix), loading: `${base}loading:` }
+}
+
+/** How many animals every store under `prefix` holds together: the budget (`--max-animals`). */
+export function budgetKey(prefix: string): string {
+  return `${prefix}animals`
+}
+
+/** The labels of the stores in use under `--isolate`, a sorted set scored by each one's last use (ms). */
+export function storesKey(prefix: string): string {
+  return `${prefix}stores`
 }
 
 /** Options of `redisAnimals`. */
@@ -120,6 +192,30 @@ export type RedisAnimalsOptions = {
   readonly maxAnimals: number
 }
 
+/** Serialises `pets` for Redis once: their JSON texts and the ids of each sorted set, a chunk at a time. */
+export function prepareLoad(pets: readonly Pet[]): RedisLoad {
+  const chunks: RedisLoad['chunks'][number][] = []
+  let highest: bigint | undefined
+  for (let start = 0; start < pets.length; start += WRITE_CHUNK) {
+    const texts: string[] = []
+    const scored: string[] = []
+    const byStatus = new Map<PetStatus, string[]>()
+    for (const pet of pets.slice(start, start + WRITE_CHUNK)) {
+      const id = String(pet.id)
+      if (highest === undefined || BigInt(pet.id) > highest) highest = BigInt(pet.id)
+      texts.push(id, toPetJson(pet))
+      scored.push(id, id)
+      if (pet.status !== undefined) {
+        const ids = byStatus.get(pet.status) ?? []
+        ids.push(id, id)
+        byStatus.set(pet.status, ids)
+      }
+    }
+    chunks.push({ texts, scored, byStatus })
+  }
+  return { chunks, highest: highest === undefined ? '' : String(highest) }
+}
+
 export function redisAnimals({ call, prefix, label, maxAnimals }: RedisAnimalsOptions): RedisAnimals {
   const keys = storeKeys(prefix, label)
   const setKeys = [keys.pets, keys.ids, ...PET_STATUSES.map((status) => keys.status[status])]
@@ -127,6 +223,20 @@ export function redisAnimals({ call, prefix, label, maxAnimals }: RedisAnimalsOp
   // in a whole set, the later one last.
   const loadingKeysOf = (token: string): string[] => setKeys.map((key) => `${keys.loading}${token}:${key.slice(key.lastIndexOf(':') + 1)}`)
   const full = (what: string, held: number): ApiError => apiError('store_full', `No room for ${what} ${held} of at most ${maxAnimals} (--max-animals).`)
+  // Writes the animals to keys of this call alone, then swaps them in with one script run whole.
+  async function swapIn(load: RedisLoad, args: readonly string[]): Promise<[number, number, number?]> {
+    const loadingKeys = loadingKeysOf(randomUUID())
+    for (const chunk of load.chunks) {
+      await Promise.all([
+        call.command(['HSET', loadingKeys[0] as string, ...chunk.texts]),
+        call.command(['ZADD', loadingKeys[1] as string, ...chunk.scored]),
+        ...[...chunk.byStatus].map(([status, ids]) => call.command(['ZADD', loadingKeys[2 + PET_STATUSES.indexOf(status)] as string, ...ids])),
+        // A replacement cut off half-way (a replica killed, Redis gone) leaves nothing for ever.
+        ...loadingKeys.map((key) => call.command(['EXPIRE', key, String(LOADING_TTL_SECONDS)])),
+      ])
+    }
+    return (await call.script(SWAP, [...setKeys, ...loadingKeys, keys.last, keys.budget, keys.stores], args)) as [number, number, number?]
+  }
   return {
     label,
     async get(id) {
@@ -146,34 +256,25 @@ export function redisAnimals({ call, prefix, label, maxAnimals }: RedisAnimalsOp
       return ok({ id: BigInt(reply[1]) <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(reply[1]) : BigInt(reply[1]), json: reply[2] ?? '' })
     },
     async replace(pets) {
-      const loadingKeys = loadingKeysOf(randomUUID())
-      let highest: bigint | undefined
-      for (let start = 0; start < pets.length; start += WRITE_CHUNK) {
-        const chunk = pets.slice(start, start + WRITE_CHUNK)
-        const texts: string[] = []
-        const scored: string[] = []
-        const byStatus = new Map<PetStatus, string[]>()
-        for (const pet of chunk) {
-          const id = String(pet.id)
-          if (highest === undefined || BigInt(pet.id) > highest) highest = BigInt(pet.id)
-          texts.push(id, toPetJson(pet))
-          scored.push(id, id)
-          if (pet.status !== undefined) {
-            const ids = byStatus.get(pet.status) ?? []
-            ids.push(id, id)
-            byStatus.set(pet.status, ids)
-          }
-        }
-        await Promise.all([
-          call.command(['HSET', loadingKeys[0] as string, ...texts]),
-          call.command(['ZADD', loadingKeys[1] as string, ...scored]),
-          ...[...byStatus].map(([status, ids]) => call.command(['ZADD', loadingKeys[2 + PET_STATUSES.indexOf(status)] as string, ...ids])),
-          // A replacement cut off half-way (a replica killed, Redis gone) leaves nothing for ever.
-          ...loadingKeys.map((key) => call.command(['EXPIRE', key, String(LOADING_TTL_SECONDS)])),
-        ])
-      }
-      const swapped = (await call.script(SWAP, [...setKeys, ...loadingKeys, keys.last, keys.budget], [String(setKeys.length), highest === undefined ? '' : String(highest), String(maxAnimals)])) as [number, number, number?]
+      const load = 'chunks' in pets ? pets : prepareLoad(pets)
+      const swapped = await swapIn(load, [String(setKeys.length), load.highest, String(maxAnimals)])
       return swapped[0] === 1 ? ok(undefined) : fail(full(`${Number(swapped[2])} animals in this store: the other stores hold`, Number(swapped[1])))
+    },
+    async adopt(load, now, maxStores) {
+      const swapped = await swapIn(load, [String(setKeys.length), load.highest, String(maxAnimals), label, String(now), String(maxStores), 'adopt'])
+      if (swapped[0] === 1 || swapped[0] === 2) return ok(undefined)
+      if (swapped[0] === 3) return fail(apiError('store_full', `The fake holds its maximum of ${maxStores} stores, one per key (--isolate); stores left unused are dropped (--store-idle-minutes).`))
+      return fail(full(`another store of ${Number(swapped[2])} animals: every store together holds`, Number(swapped[1])))
+    },
+    async renew(load, now) {
+      const swapped = await swapIn(load, [String(setKeys.length), load.highest, String(maxAnimals), label, String(now), '0', 'renew'])
+      return swapped[0] === 0 ? fail(full(`${Number(swapped[2])} animals in this store: the other stores hold`, Number(swapped[1]))) : ok(undefined)
+    },
+    async touch(now) {
+      return (await call.script(TOUCH, [keys.stores], [label, String(now)])) === 1
+    },
+    async drop(usedBy) {
+      return (await call.script(DROP, [...setKeys, keys.last, keys.budget, keys.stores], [String(setKeys.length), label, String(usedBy)])) === 1
     },
     async size() {
       return Number(await call.command(['HLEN', keys.pets]))

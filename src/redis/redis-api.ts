@@ -4,7 +4,8 @@ import { type ApiError, apiError, toErrorResponse } from '../service/errors.js'
 import type { Handler, PlainRequest, PlainResponse, Reply, Result } from '../service/http.js'
 import type { Pet } from '../spec/animals-service.js'
 import { type RedisConnection, RedisUnavailable } from './connection.js'
-import { redisAnimals, type RedisAnimals } from './redis-animals.js'
+import { budgetKey, prepareLoad, redisAnimals, type RedisAnimals } from './redis-animals.js'
+import { redisTenants } from './redis-tenants.js'
 
 /** Options of `createRedisApi`. */
 export type RedisApiOptions = {
@@ -18,17 +19,26 @@ export type RedisApiOptions = {
   readonly prefer: boolean
   /** The animals the store starts from, the first time any replica starts, and returns to on reset. */
   readonly fixture: readonly Pet[]
+  /** One store per bearer key (`--isolate`), each made from the fixture on its key's first request through any replica. */
+  readonly isolate?: RedisIsolation
 }
+
+/** How `--isolate` keeps a store per key in Redis: see `RedisTenantsOptions`. */
+export type RedisIsolation = { readonly secret: string; readonly maxStores: number; readonly idleMs: number; readonly now: () => number }
 
 /** The animals API over one store in Redis, shared by every replica with the same Redis and prefix. */
 export type RedisApi = Handler & {
+  /** The one store every key shares (without isolation). */
   readonly store: RedisAnimals
+  /** How many animals every store holds together, and under isolation how many stores are in use. */
+  counts(): Promise<{ readonly animals: number; readonly stores?: number }>
   /**
    * Loads the fixture into the store unless a replica already did: the first replica to start
    * fills it, the others (and this one after a restart) find it as it is. True when it loaded it.
+   * Under isolation it loads nothing (each key's store is made on its first request): false.
    */
   start(): Promise<Result<boolean, ApiError>>
-  /** Every animal back to the fixture; ids go on after the highest ever handed out. */
+  /** Every animal back to the fixture (under isolation, of every store in use); ids go on after the highest ever handed out. */
   reset(): Promise<Result<void, ApiError>>
 }
 
@@ -39,18 +49,29 @@ export const SHARED_LABEL = 'shared'
  * The API as the in-memory fake answers it (the same routes, checks, Error bodies, Prefer and
  * deprecation headers, from `fake/app.ts`), with each operation performed in Redis. A request
  * Redis does not answer in time gets 503 `store_unavailable`, never a hang. Forced rules, latency
- * and the journal are not kept in Redis yet (issue 49).
+ * and the journal are not kept in Redis yet (issue 49). Under isolation each key has a store of its own, the
+ * same through every replica (`redis-tenants.ts`).
  */
 export function createRedisApi(options: RedisApiOptions): RedisApi {
   const { connection, prefix, keys, maxAnimals } = options
   const store = redisAnimals({ call: connection, prefix, label: SHARED_LABEL, maxAnimals })
+  const fixture = prepareLoad(options.fixture)
+  const tenants = options.isolate === undefined ? undefined : redisTenants({ call: connection, prefix, maxAnimals, fixture, ...options.isolate })
+  const sharedStore = Promise.resolve({ ok: true, value: store } as const)
+  const storeFor = (token: string): Promise<Result<RedisAnimals, ApiError>> => (tenants === undefined ? sharedStore : tenants.forToken(token))
   const foundHeadersFor = createFoundHeaders()
   const listQuery = createListQueryCache()
   const started = `${prefix}{${SHARED_LABEL}}:started`
 
-  async function perform(operation: Exclude<Operation, { kind: 'answer' }>, request: PlainRequest): Promise<PlainResponse> {
+  async function perform(operation: Operation, request: PlainRequest, token: string): Promise<PlainResponse> {
     try {
+      // A key's store is found (or made) first, as the in-memory fake does: its refusal comes before any other answer.
+      const found = await storeFor(token)
+      if (!found.ok) return toErrorResponse(found.error)
+      const store = found.value
       switch (operation.kind) {
+        case 'answer':
+          return operation.response
         case 'list':
           return listedReply(await store.listJson(operation.query.limit, operation.query.status))
         case 'get':
@@ -72,14 +93,18 @@ export function createRedisApi(options: RedisApiOptions): RedisApi {
     const preferred = options.prefer ? preferredOutcome(request) : undefined
     if (preferred?.kind === 'reply') return preferred.reply
     const operation = planOperation(route, request, listQuery)
-    const response = operation.kind === 'answer' ? operation.response : perform(operation, request)
+    const response = operation.kind === 'answer' && tenants === undefined ? operation.response : perform(operation, request, auth.value)
     if (preferred === undefined) return response
     return response instanceof Promise ? response.then((answer) => heldTo(preferred.status, answer)) : heldTo(preferred.status, response)
   }
 
-  const load = (): Promise<Result<void, ApiError>> => orUnavailable(() => store.replace(options.fixture))
   return {
     store,
+    async counts() {
+      if (tenants === undefined) return { animals: await store.size() }
+      const [animals, stores] = await Promise.all([connection.command(['GET', budgetKey(prefix)]), tenants.count()])
+      return { animals: Number(animals ?? 0), stores }
+    },
     handle(request): Reply | Promise<Reply> {
       const route = matchRoute(request.path)
       if (request.method === 'OPTIONS') return preflight(route, request.headers)
@@ -88,14 +113,18 @@ export function createRedisApi(options: RedisApiOptions): RedisApi {
     },
     start: () =>
       orUnavailable(async () => {
+        if (tenants !== undefined) {
+          await tenants.count()
+          return { ok: true, value: false }
+        }
         if ((await connection.command(['EXISTS', started])) === 1) return { ok: true, value: false }
         // Replicas starting together may each load the fixture: the same animals, the later swap last.
-        const loaded = await store.replace(options.fixture)
+        const loaded = await store.replace(fixture)
         if (!loaded.ok) return loaded
         await connection.command(['SET', started, '1'])
         return { ok: true, value: true }
       }),
-    reset: load,
+    reset: () => orUnavailable(() => (tenants === undefined ? store.replace(fixture) : tenants.renewAll())),
   }
 }
 

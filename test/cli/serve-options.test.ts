@@ -3,7 +3,7 @@ import { networkInterfaces, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it, vi } from 'vitest'
 import { isCliError } from '../../src/cli/cli-error.js'
-import { API_KEYS_ENV, CONTROL_TOKEN_ENV, SERVE_HELP, serve, STORE_ENV } from '../../src/cli/serve.js'
+import { API_KEYS_ENV, CONTROL_TOKEN_ENV, SERVE_HELP, serve, STORE_ENV, STORE_SECRET_ENV } from '../../src/cli/serve.js'
 import { DEFAULT_BUDGET_LIMITS } from '../../src/service/budget.js'
 import { rawRequest } from '../support/raw-http.js'
 import { shippedPets } from '../support/fixtures.js'
@@ -94,7 +94,8 @@ it('shows every option with --help or -h, and starts nothing', async () => {
   expect(SERVE_HELP).toContain('ANIMALS_MOCK_CONTROL_TOKEN')
   expect(DEFAULT_BUDGET_LIMITS.maxAnimals).toBe(2_000_000)
   expect(SERVE_HELP).toContain('ANIMALS_MOCK_STORE')
-  expect([API_KEYS_ENV, CONTROL_TOKEN_ENV, STORE_ENV]).toEqual(['ANIMALS_MOCK_API_KEYS', 'ANIMALS_MOCK_CONTROL_TOKEN', 'ANIMALS_MOCK_STORE'])
+  expect(SERVE_HELP).toContain('ANIMALS_MOCK_STORE_SECRET')
+  expect([API_KEYS_ENV, CONTROL_TOKEN_ENV, STORE_ENV, STORE_SECRET_ENV]).toEqual(['ANIMALS_MOCK_API_KEYS', 'ANIMALS_MOCK_CONTROL_TOKEN', 'ANIMALS_MOCK_STORE', 'ANIMALS_MOCK_STORE_SECRET'])
 })
 
 it('takes a port from 0 to 65535 and refuses anything else, quoting it', async () => {
@@ -229,12 +230,24 @@ it('takes a Redis URL for --store or ANIMALS_MOCK_STORE, refuses anything else w
 
 it('refuses beside --store what it does not keep in Redis yet, and takes each without it', async () => {
   const state = join(dir, 'store-state.json')
-  for (const [option, ...rest] of [['--isolate'], ['--state-file', state], ['--latency', '10'], ['--record-pact', dir, '--consumer', 'web']] as const) {
+  for (const [option, ...rest] of [['--state-file', state], ['--latency', '10'], ['--record-pact', dir, '--consumer', 'web']] as const) {
     expect(await refusalOf(['--store', 'redis://127.0.0.1:6379', option, ...rest]), option).toBe(
-      `${option} cannot be used with --store yet: only the animals, their ids and the budget are kept in Redis so far`,
+      `${option} cannot be used with --store yet: only the animals, their ids, the stores of --isolate and the budget are kept in Redis so far`,
     )
     expect(await refusalOf([option, ...rest, ...LATER]), option).toBe(LATER_REFUSAL)
   }
+})
+
+it('takes --isolate beside --store only with a store secret of 32 characters or more in ANIMALS_MOCK_STORE_SECRET, never echoing it', async () => {
+  const needs =
+    '--isolate with --store needs ANIMALS_MOCK_STORE_SECRET, at least 32 characters and the same on every replica (e.g. export ANIMALS_MOCK_STORE_SECRET=$(openssl rand -hex 32)): each key\'s store in Redis is known by a keyed hash of the key, never the key'
+  const short = 'x'.repeat(31)
+  expect(await refusalOf(['--store', 'redis://127.0.0.1:6379', '--isolate'])).toBe(needs)
+  expect(await refusalOf(['--store', 'redis://127.0.0.1:6379', '--isolate'], { [STORE_SECRET_ENV]: short })).toBe(needs)
+  expect(await refusalOf(['--store', 'redis://127.0.0.1:6379', '--isolate', ...LATER], { [STORE_SECRET_ENV]: `${short}y` })).toBe(LATER_REFUSAL)
+  // Without --isolate the secret is not needed; with it and no --store it is not read.
+  expect(await refusalOf(['--store', 'redis://127.0.0.1:6379', ...LATER])).toBe(LATER_REFUSAL)
+  expect(await refusalOf(['--isolate', ...LATER], { [STORE_SECRET_ENV]: 'short' })).toBe(LATER_REFUSAL)
 })
 
 it('refuses a fixture that is not shipped or not valid, in its own words', async () => {

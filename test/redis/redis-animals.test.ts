@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectRedis, REDIS_QUEUE_LIMIT, RedisUnavailable, redisWhere, type RedisConnection } from '../../src/redis/connection.js'
-import { redisAnimals } from '../../src/redis/redis-animals.js'
+import { prepareLoad, redisAnimals } from '../../src/redis/redis-animals.js'
 import { hasRedis, type RedisServer, startRedis } from '../support/redis-server.js'
 
 // The animals of a store in a real redis-server, through two connections, as two replicas see them.
@@ -91,6 +91,48 @@ describe.skipIf(!hasRedis)('the animals of a store in Redis', () => {
     // What is swapped in lives for ever: no time to live is carried over from the loading keys.
     expect(await one.command(['TTL', `am:{${a.label}}:pets`])).toBe(-1)
     expect(await one.command(['TTL', `am:{${a.label}}:status:sold`])).toBe(-1)
+  })
+
+  it('adopts a store for a key once: a later adoption keeps what the first made and what was created since; renew and drop act on a store in use only', async () => {
+    const [a, b] = pair()
+    const load = prepareLoad([{ id: 3, name: 'Start', categoryId: 1, status: 'sold' }])
+    const inUse = async () => Number(await one.command(['ZSCORE', 'am:stores', a.label]))
+    expect(await a.touch(100)).toBe(false)
+    expect(await a.adopt(load, 100, 1000)).toEqual({ ok: true, value: undefined })
+    const made = await a.create({ name: 'Made', categoryId: 1, status: 'sold' })
+    expect(made.ok && made.value.id).toBe(4)
+    // The second replica to adopt it came late: the store stays as it is, its use time moves on.
+    expect(await b.adopt(load, 200, 1000)).toEqual({ ok: true, value: undefined })
+    expect(await b.texts()).toEqual(['{"id":3,"name":"Start","categoryId":1,"status":"sold"}', '{"id":4,"name":"Made","categoryId":1,"status":"sold"}'])
+    expect(await inUse()).toBe(200)
+    expect(await b.touch(300)).toBe(true)
+    expect(await inUse()).toBe(300)
+    // Dropped only when last used at or before the time given, its animals given back to the budget.
+    const budget = Number(await one.command(['GET', 'am:animals']))
+    expect(await a.drop(299)).toBe(false)
+    expect(await a.drop(300)).toBe(true)
+    expect(Number(await one.command(['GET', 'am:animals']))).toBe(budget - 2)
+    expect(await one.command(['KEYS', `am:{${a.label}}:*`])).toEqual([])
+    expect(await a.touch(400)).toBe(false)
+    // A renewal of a dropped store makes nothing; an adoption makes it again, ids from the fixture's.
+    expect(await b.renew(load, 400)).toEqual({ ok: true, value: undefined })
+    expect(await b.size()).toBe(0)
+    expect(await a.adopt(load, 500, 1000)).toEqual({ ok: true, value: undefined })
+    await a.create({ name: 'Again', categoryId: 1 })
+    expect(await b.renew(load, 600)).toEqual({ ok: true, value: undefined })
+    expect(await b.texts()).toEqual(['{"id":3,"name":"Start","categoryId":1,"status":"sold"}'])
+    const after = await b.create({ name: 'After renewal', categoryId: 1 })
+    expect(after.ok && after.value.id).toBe(5)
+    expect(await inUse()).toBe(600)
+  })
+
+  it('refuses to adopt a store past the most stores, leaving nothing of it behind', async () => {
+    const [a] = pair()
+    const stores = Number(await one.command(['ZCARD', 'am:stores']))
+    const refused = await a.adopt(prepareLoad([{ id: 1, name: 'No', categoryId: 1 }]), 1, stores)
+    expect(refused.ok || refused.error.code).toBe('store_full')
+    expect(await one.command(['KEYS', `am:{${a.label}}:*`])).toEqual([])
+    expect(await a.adopt(prepareLoad([{ id: 1, name: 'Yes', categoryId: 1 }]), 1, stores + 1)).toEqual({ ok: true, value: undefined })
   })
 
   it('hands out ids past 2^53 as bigints, exactly', async () => {

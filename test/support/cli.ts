@@ -95,8 +95,8 @@ export type ServingCli = { readonly cli: CliProcess; readonly base: string; read
  * Spawns the CLI with `args` (`serve` or `proxy` with `--port 0`), adds it to `running` for the
  * test file's afterEach to kill, and waits for the base URL it prints.
  */
-export async function startServing(args: readonly string[], running: CliProcess[], options: CliOptions = {}): Promise<ServingCli> {
-  const cli = spawnCli(args, {}, options)
+export async function startServing(args: readonly string[], running: CliProcess[], options: CliOptions = {}, env: Record<string, string> = {}): Promise<ServingCli> {
+  const cli = spawnCli(args, env, options)
   running.push(cli)
   const base = await waitForBaseUrl(cli)
   return { cli, base, origin: base.replace(/\/v1$/, '') }
