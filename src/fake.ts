@@ -1,5 +1,6 @@
 import defaultFixture from '../fixtures/default.json' with { type: 'json' }
-import { type AnimalGenerator, assembleFake, type Fake, type FakeOptions } from './fake/assemble-fake.js'
+import { generateLazily } from './seed/generate-lazily.js'
+import { assembleFake, type Fake, type FakeOptions } from './fake/assemble-fake.js'
 import { parseFixtureRecords } from './fake/fixture.js'
 import { nextTurn } from './fake/next-turn.js'
 import type { Pet } from './spec/animals-service.js'
@@ -22,16 +23,6 @@ export type { components, operations, paths } from './spec/openapi.generated.js'
 
 /** The animals of `fixtures/default.json`, embedded so that browsers and tests need no file access. */
 export const DEFAULT_PETS: readonly Pet[] = loadDefaultPets()
-
-/**
- * Faker takes a moment to load, so it is loaded on first seed; `#seed-generator` (package.json
- * `imports`) is Faker in Node and a module without it under the `browser` condition, so a page
- * bundle of the msw handlers holds no Faker, split into chunks or not.
- */
-const generateLazily: AnimalGenerator = async (options) => {
-  const { createPetSource } = await import('#seed-generator')
-  return createPetSource(options)
-}
 
 /**
  * Creates a fake animals service: the API over its own in-memory store, started from `pets`

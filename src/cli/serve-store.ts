@@ -1,5 +1,8 @@
 import { connectRedis, type RedisConnection, RedisUnavailable } from '../redis/connection.js'
 import { createRedisApi, type RedisApi, storeUnavailable } from '../redis/redis-api.js'
+import { createRedisControl } from '../redis/redis-control.js'
+import { generateLazily } from '../seed/generate-lazily.js'
+import { nextTurn } from '../fake/next-turn.js'
 import { DEFAULT_PREFIX } from '../redis/redis-animals.js'
 import { createKeyPolicy } from '../service/auth.js'
 import { toErrorResponse } from '../service/errors.js'
@@ -36,12 +39,14 @@ export async function onStore(config: ServeConfig, store: StoreConfig): Promise<
   const api = createRedisApi({ connection, prefix: DEFAULT_PREFIX, keys, maxAnimals: config.maxAnimals, prefer: config.prefer, fixture: pets, ...definedOnly({ isolate }) })
   try {
     const loaded = await startStore(api, connection.where)
+    const control = config.control ? createRedisControl({ api, keys, maxAnimals: config.maxAnimals, generate: generateLazily, random: Math.random, pause: nextTurn, ...definedOnly({ token: config.controlToken }) }) : undefined
+    // The dashboard reads the journal, rules and latency, not kept in Redis yet: it stays off.
     const pages = createPages({ keys, control: 'off', health: storeHealth(api, connection.where) })
-    const site = createSite({ api, pages, hosts: createHostPolicy(config.allowedHosts) })
+    const site = createSite({ api, pages, hosts: createHostPolicy(config.allowedHosts), controlCorsOrigins: config.controlCors, ...definedOnly({ control }) })
     // Under isolation the banner tells what each key's store starts from, as in memory.
     const from = isolate !== undefined ? `fixture ${config.fixture}` : loaded ? `fixture ${config.fixture}, loaded into a new store` : 'the store as the replicas left it'
     const animals = isolate !== undefined ? pets.length : await api.store.size()
-    return { site, keys, animals, from, store: connection.where, finish: () => connection.close() }
+    return { site, ...definedOnly({ control }), keys, animals, from, store: connection.where, finish: () => connection.close() }
   } catch (error) {
     await connection.close()
     throw error

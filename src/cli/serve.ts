@@ -55,7 +55,8 @@ Options:
                       the same URL, e.g. redis://127.0.0.1:6379/0; also read
                       from ${STORE_ENV}. With --isolate, every replica needs
                       the same ${STORE_SECRET_ENV}. Not yet with
-                      --state-file, --latency, --record-pact or the control API
+                      --state-file, --latency, --record-pact or the dashboard;
+                      the control API has reset, seed and snapshot
   --store-timeout <ms>
                       how long a request waits for the store before it is
                       answered 503                                   (default 2000)
@@ -246,7 +247,8 @@ function bannerOf(config: ServeConfig, running: Running, origin: string): Banner
     ...definedOnly({ store: running.store }),
     accepts: describeKeys(running.keys),
     docs: `${origin}${PAGE_PATHS.docs}`,
-    dashboard: control === undefined ? null : `${origin}${PAGE_PATHS.dashboard}`,
+    // The dashboard reads what --store does not keep yet (the journal, rules, latency).
+    dashboard: control === undefined || running.store !== undefined ? null : `${origin}${PAGE_PATHS.dashboard}`,
     openapi: `${origin}${PAGE_PATHS.openapiYaml}`,
     control: control === undefined ? null : `${origin}${CONTROL_BASE}`,
     controlToken: config.controlToken !== undefined,
@@ -275,15 +277,10 @@ function bannerText(banner: Banner): string {
     (banner.store === undefined ? '' : `  store:   ${banner.store}, shared by every replica (--store)\n`) +
     `  accepts: ${banner.accepts} (Authorization: Bearer <key>)\n` +
     `  docs:    ${banner.docs}\n` +
-    `  dashboard: ${banner.dashboard ?? `disabled (${offBecause(banner)})`}\n` +
+    `  dashboard: ${banner.dashboard ?? `disabled (${banner.store === undefined ? '--no-control' : 'not yet with --store'})`}\n` +
     `  openapi: ${banner.openapi}\n` +
-    `  control: ${banner.control === null ? `disabled (${offBecause(banner)})` : `${banner.control}${banner.controlToken ? ' (token required)' : ''}`}\n`
+    `  control: ${banner.control === null ? 'disabled (--no-control)' : `${banner.control}${banner.controlToken ? ' (token required)' : ''}${banner.store === undefined ? '' : ': reset, seed, snapshot'}`}\n`
   )
-}
-
-/** Why the control API and the dashboard are off: asked so, or not there yet beside a store in Redis. */
-function offBecause(banner: Banner): string {
-  return banner.store === undefined ? '--no-control' : 'not yet with --store'
 }
 
 /** Under --log-format json stdout is JSON Lines only: the banner and the stop are objects too. */

@@ -340,7 +340,7 @@ function checkPets(pets: unknown): Pet[] {
 }
 
 /** A seed's error once some of its animals are stored: which, and why the rest are not. */
-function seedStopped(
+export function seedStopped(
   refusal: ApiError,
   seeded: { readonly added: number; readonly count: number; readonly firstId: Int64 | null; readonly lastId: Int64 | null },
 ): ApiError {

@@ -163,17 +163,7 @@ export function createControl(options: ControlOptions): Control {
   const { maxAnimals, maxTextChars } = fake.budget.limits
   const snapshotLimit = snapshotBodyLimit(maxAnimals, maxTextChars)
 
-  // With a control token, it is what lets a request in; without one, when the API needs a key,
-  // the control API needs one of those keys too.
-  function refuseCredential(request: PlainRequest): PlainResponse | undefined {
-    if (token !== undefined) {
-      if (constantTimeEqual(request.headers[CONTROL_TOKEN_HEADER] ?? '', token)) return undefined
-      return toErrorResponse(apiError('unauthorized', 'The control API needs the control token in X-Control-Token.'))
-    }
-    if (!needsKey(fake.keys)) return undefined
-    const auth = authenticate(request.headers.authorization, fake.keys)
-    return auth.ok ? undefined : toErrorResponse(apiError('unauthorized', 'The control API needs an API key the fake accepts: Authorization: Bearer <key>.', auth.error.headers))
-  }
+  const refuseCredential = credentialCheck(token, fake.keys)
 
   function scopeOf(request: PlainRequest): Result<Scope, ApiError> {
     const { writePact, document } = options
@@ -220,29 +210,48 @@ export function createControl(options: ControlOptions): Control {
   }
 }
 
-function needsKey(keys: KeyPolicy): boolean {
-  return keys.kind === 'listed'
+/**
+ * The 401 of a control request without its credential, else `undefined`. With a control token, it
+ * is what lets a request in; without one, when the API needs a key, the control API needs one of
+ * those keys too.
+ */
+export function credentialCheck(token: string | undefined, keys: KeyPolicy): (request: PlainRequest) => PlainResponse | undefined {
+  return (request) => {
+    if (token !== undefined) {
+      if (constantTimeEqual(request.headers[CONTROL_TOKEN_HEADER] ?? '', token)) return undefined
+      return toErrorResponse(apiError('unauthorized', 'The control API needs the control token in X-Control-Token.'))
+    }
+    if (keys.kind !== 'listed') return undefined
+    const auth = authenticate(request.headers.authorization, keys)
+    return auth.ok ? undefined : toErrorResponse(apiError('unauthorized', 'The control API needs an API key the fake accepts: Authorization: Bearer <key>.', auth.error.headers))
+  }
 }
 
-/** Each route's method, and its path as segments, from its key "METHOD /path". */
-const ROUTE_PATHS = Object.keys(ROUTES).map((key) => {
-  const [method = '', path = ''] = key.split(' ')
-  return { key, method, segments: path.split('/') }
-})
+/** A control's handler and what its path's `:id` segment holds; or the 404 or 405 of a request no control takes. */
+export type FoundRoute<R> = { readonly handler: R; readonly id: string } | { readonly refusal: PlainResponse }
 
 /**
- * The control for a method and path, with its `:id` segment; else the 404 for a path no control
- * has, or the 405 naming the methods the path has.
+ * Finds the control for a method and path in a table keyed "METHOD /path" (a segment `:id` holds a
+ * rule's id); else the 404 for a path no control has, or the 405 naming the methods the path has.
  */
-function findRoute(method: string, path: string): { readonly handler: Route; readonly id: string } | { readonly refusal: PlainResponse } {
-  const segments = path.split('/')
-  const matching = ROUTE_PATHS.filter((route) => route.segments.length === segments.length && route.segments.every((part, i) => part === segments[i] || (part === ':id' && ID_SEGMENT.test(segments[i] ?? ''))))
-  const chosen = matching.find((route) => route.method === method)
-  if (chosen !== undefined) return { handler: ROUTES[chosen.key] as Route, id: segments[chosen.segments.indexOf(':id')] ?? '' }
-  if (matching.length === 0) return { refusal: toErrorResponse(apiError('route_not_found', `No control at ${CONTROL_BASE}${path}.`)) }
-  const allow = matching.map((route) => route.method).join(', ')
-  return { refusal: toErrorResponse(apiError('method_not_allowed', `${method} is not allowed here; use ${allow}.`, { allow })) }
+export function routeFinder<R>(routes: Readonly<Record<string, R>>): (method: string, path: string) => FoundRoute<R> {
+  const paths = Object.keys(routes).map((key) => {
+    const [method = '', path = ''] = key.split(' ')
+    return { key, method, segments: path.split('/') }
+  })
+  return (method, path) => {
+    const segments = path.split('/')
+    const matching = paths.filter((route) => route.segments.length === segments.length && route.segments.every((part, i) => part === segments[i] || (part === ':id' && ID_SEGMENT.test(segments[i] ?? ''))))
+    const chosen = matching.find((route) => route.method === method)
+    if (chosen !== undefined) return { handler: routes[chosen.key] as R, id: segments[chosen.segments.indexOf(':id')] ?? '' }
+    if (matching.length === 0) return { refusal: toErrorResponse(apiError('route_not_found', `No control at ${CONTROL_BASE}${path}.`)) }
+    const allow = matching.map((route) => route.method).join(', ')
+    return { refusal: toErrorResponse(apiError('method_not_allowed', `${method} is not allowed here; use ${allow}.`, { allow })) }
+  }
 }
+
+/** Every control of the in-memory fake, by method and path. */
+export const findRoute = routeFinder(ROUTES)
 
 /** The 404 or 405 for a method and path with no control; `undefined` when there is one. */
 function noRoute(method: string, path: string): PlainResponse | undefined {
@@ -266,12 +275,12 @@ async function summary(scope: Scope): Promise<PlainResponse> {
   })
 }
 
-function readJson(request: PlainRequest, expected: string): unknown {
+export function readJson(request: PlainRequest, expected: string): unknown {
   return orThrow(parseJsonBody(request, { limit: CONTROL_BODY_LIMITS.rule, expected }))
 }
 
 /** The body's bytes, checked as a JSON body is (present, a JSON content type) but not decoded or parsed. */
-function readJsonBytes(request: PlainRequest, expected: string): Uint8Array {
+export function readJsonBytes(request: PlainRequest, expected: string): Uint8Array {
   const { body } = request
   if (body === undefined || body.byteLength === 0) throw new FakeInputError(apiError('missing_body', `A request body is required: ${expected}.`))
   if (!isJsonContentType(request.headers['content-type'] ?? '')) {
@@ -354,6 +363,7 @@ function noContent(): PlainResponse {
   return { status: 204, headers: {} }
 }
 
-function idOf(id: Int64 | null): string | number | null {
+/** An id as JSON can carry it exactly: a number while safe, past 2^53 its digits. */
+export function idOf(id: Int64 | null): string | number | null {
   return typeof id === 'bigint' ? id.toString() : id
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { type ApiError, apiError } from '../service/errors.js'
 import { fail, ok, type Result } from '../service/http.js'
+import { parseInt64Text } from '../service/int64.js'
 import { toPetJson } from '../service/pets.js'
 import { type Int64, type NewPet, type Pet, PET_STATUSES, type PetStatus } from '../spec/animals-service.js'
 import type { RedisCall } from './connection.js'
@@ -27,6 +28,8 @@ export type RedisAnimals = {
   /** The first `limit` animals in ascending id order, only those with `status` when given, as one JSON array. */
   listJson(limit: number, status?: PetStatus): Promise<string>
   create(newPet: NewPet): Promise<Result<Created, ApiError>>
+  /** Creates `newPets` in one atomic step, ids one after another: all of them, or none past the budget. */
+  createMany(newPets: readonly NewPet[]): Promise<Result<{ readonly firstId: Int64; readonly lastId: Int64 }, ApiError>>
   /**
    * Replaces every animal with `pets` at once: they are written a chunk at a time to keys of this
    * replacement alone, which no request reads, then one script swaps them in. Refused with `store_full` past the budget, keeping the
@@ -91,6 +94,27 @@ redis.call('ZADD', KEYS[2], id, id)
 if ARGV[4] ~= '' then redis.call('ZADD', KEYS[3], id, id) end
 redis.call('INCR', KEYS[5])
 return {1, id, json}`
+
+// KEYS: pets, ids, last, the budget, then the status sets in PET_STATUSES' order. ARGV: the most
+// animals of every store, then for each animal its JSON text after the id and its status's place
+// among the status sets (0 for none).
+const CREATE_MANY = `
+local count = (#ARGV - 1) / 2
+local total = tonumber(redis.call('GET', KEYS[4]) or '0')
+if total + count > tonumber(ARGV[1]) then return {0, total} end
+local first = false
+local id = false
+for i = 1, count do
+  redis.call('INCR', KEYS[3])
+  id = redis.call('GET', KEYS[3])
+  first = first or id
+  redis.call('HSET', KEYS[1], id, '{"id":' .. id .. ARGV[2 * i])
+  redis.call('ZADD', KEYS[2], id, id)
+  local status = tonumber(ARGV[2 * i + 1])
+  if status > 0 then redis.call('ZADD', KEYS[4 + status], id, id) end
+end
+redis.call('INCRBY', KEYS[4], count)
+return {1, first, id}`
 
 // KEYS: the sorted set to list, pets. ARGV: limit.
 const LIST = `
@@ -192,6 +216,13 @@ export type RedisAnimalsOptions = {
   readonly maxAnimals: number
 }
 
+/** An id from Redis's integer text of it: a number while safe, a bigint past 2^53. */
+function toId(text: string): Int64 {
+  const id = parseInt64Text(text)
+  if (id === undefined) throw new Error(`Redis handed out "${text}" as an id`)
+  return id
+}
+
 /** Serialises `pets` for Redis once: their JSON texts and the ids of each sorted set, a chunk at a time. */
 export function prepareLoad(pets: readonly Pet[]): RedisLoad {
   const chunks: RedisLoad['chunks'][number][] = []
@@ -253,7 +284,14 @@ export function redisAnimals({ call, prefix, label, maxAnimals }: RedisAnimalsOp
       const status = newPet.status === undefined ? keys.ids : keys.status[newPet.status]
       const reply = (await call.script(CREATE, [keys.pets, keys.ids, status, keys.last, keys.budget], ['{"id":', after, String(maxAnimals), newPet.status ?? ''])) as [number, string, string?]
       if (reply[0] === 0) return fail(full('1 more animal: every store together holds', Number(reply[1])))
-      return ok({ id: BigInt(reply[1]) <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(reply[1]) : BigInt(reply[1]), json: reply[2] ?? '' })
+      return ok({ id: toId(reply[1]), json: reply[2] ?? '' })
+    },
+    async createMany(newPets) {
+      const args = [String(maxAnimals)]
+      for (const newPet of newPets) args.push(toPetJson({ ...newPet, id: 0 }).slice('{"id":0'.length), String(newPet.status === undefined ? 0 : PET_STATUSES.indexOf(newPet.status) + 1))
+      const reply = (await call.script(CREATE_MANY, [keys.pets, keys.ids, keys.last, keys.budget, ...PET_STATUSES.map((status) => keys.status[status])], args)) as [number, string, string?]
+      if (reply[0] === 0) return fail(full(`${newPets.length} more animals: every store together holds`, Number(reply[1])))
+      return ok({ firstId: toId(reply[1]), lastId: toId(reply[2] ?? '') })
     },
     async replace(pets) {
       const load = 'chunks' in pets ? pets : prepareLoad(pets)

@@ -40,6 +40,11 @@ export type RedisApi = Handler & {
   start(): Promise<Result<boolean, ApiError>>
   /** Every animal back to the fixture (under isolation, of every store in use); ids go on after the highest ever handed out. */
   reset(): Promise<Result<void, ApiError>>
+  readonly isolated: boolean
+  /** The store of an accepted key: the shared one, or under isolation its own (made on first use). */
+  storeOf(token: string): Promise<Result<RedisAnimals, ApiError>>
+  /** One key's store back to the fixture (the shared store without isolation); ids go on. */
+  resetKey(token: string): Promise<Result<void, ApiError>>
 }
 
 /** The label of the one store every key shares. */
@@ -125,6 +130,10 @@ export function createRedisApi(options: RedisApiOptions): RedisApi {
         return { ok: true, value: true }
       }),
     reset: () => orUnavailable(() => (tenants === undefined ? store.replace(fixture) : tenants.renewAll())),
+    isolated: tenants !== undefined,
+    storeOf: (token) => orUnavailable(() => storeFor(token)),
+    resetKey: (token) =>
+      orUnavailable(() => (tenants === undefined ? store.replace(fixture) : tenants.renew(token))),
   }
 }
 

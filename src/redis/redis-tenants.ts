@@ -33,6 +33,8 @@ export type RedisTenants = {
    * id answered 201 is handed out again); a store dropped meanwhile stays dropped.
    */
   renewAll(): Promise<Result<void, ApiError>>
+  /** A key's store back to the fixture (made from it if it had none), ids going on. */
+  renew(token: string): Promise<Result<void, ApiError>>
   /** How many stores are in use. */
   count(): Promise<number>
 }
@@ -86,7 +88,7 @@ export function redisTenants(options: RedisTenantsOptions): RedisTenants {
     return ok(store)
   }
 
-  return {
+  const tenants: RedisTenants = {
     forToken(token) {
       const label = labelOf(secret, token)
       const at = now()
@@ -107,8 +109,13 @@ export function redisTenants(options: RedisTenantsOptions): RedisTenants {
       }
       return ok(undefined)
     },
+    async renew(token) {
+      const found = await tenants.forToken(token)
+      return found.ok ? found.value.renew(fixture, now()) : found
+    },
     async count() {
       return Number(await call.command(['ZCARD', stores]))
     },
   }
+  return tenants
 }

@@ -135,6 +135,24 @@ describe.skipIf(!hasRedis)('the animals of a store in Redis', () => {
     expect(await a.adopt(prepareLoad([{ id: 1, name: 'Yes', categoryId: 1 }]), 1, stores + 1)).toEqual({ ok: true, value: undefined })
   })
 
+  it('creates many in one step: ids one after another, each listed by its status, all refused past the budget', async () => {
+    const [a, b] = pair()
+    await a.replace([{ id: 10, name: 'Ten', categoryId: 1 }])
+    const statuses = ['available', 'pending', 'sold', undefined] as const
+    const made = await a.createMany(statuses.map((status, i) => ({ name: `Many ${i}`, categoryId: i + 1, ...(status === undefined ? {} : { status }) })))
+    expect(made).toEqual({ ok: true, value: { firstId: 11, lastId: 14 } })
+    for (const status of ['available', 'pending', 'sold'] as const) {
+      expect(JSON.parse(await b.listJson(10, status))).toEqual([{ id: 11 + statuses.indexOf(status), name: `Many ${statuses.indexOf(status)}`, categoryId: statuses.indexOf(status) + 1, status }])
+    }
+    expect(await b.get(14)).toBe('{"id":14,"name":"Many 3","categoryId":4}')
+    const total = Number(await one.command(['GET', 'am:animals']))
+    const [small] = [redisAnimals({ call: one, prefix: 'am:', label: a.label, maxAnimals: total + 1 })]
+    const refused = await small.createMany([{ name: 'X', categoryId: 1 }, { name: 'Y', categoryId: 1 }])
+    expect(refused.ok || refused.error.code).toBe('store_full')
+    expect(await a.size()).toBe(5)
+    expect(await small.createMany([{ name: 'Fits', categoryId: 1 }])).toEqual({ ok: true, value: { firstId: 15, lastId: 15 } })
+  })
+
   it('hands out ids past 2^53 as bigints, exactly', async () => {
     const [a, b] = pair()
     await a.replace([{ id: 9007199254740991, name: 'Max safe', categoryId: 1 }])

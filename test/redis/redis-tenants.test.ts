@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { connectRedis, type RedisConnection } from '../../src/redis/connection.js'
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { RedisConnection } from '../../src/redis/connection.js'
 import { createRedisApi, type RedisApi, type RedisApiOptions } from '../../src/redis/redis-api.js'
 import { labelOf } from '../../src/redis/redis-tenants.js'
 import { createKeyPolicy } from '../../src/service/auth.js'
-import { type RunningServer, startServer } from '../../src/node/server.js'
 import { API_BASE, createSite } from '../../src/site/site.js'
 import { type ApiClient, createApiClient, TEST_KEY } from '../support/api-client.js'
 import { shippedPets } from '../support/fixtures.js'
-import { hasRedis, type RedisServer, startRedis } from '../support/redis-server.js'
+import { useRedis } from '../support/redis-harness.js'
+import { hasRedis } from '../support/redis-server.js'
 import { CONFORMANCE_CASES, CONFORMANCE_KEYS } from '../conformance/cases.js'
 
 const pets = shippedPets('default')
@@ -20,30 +20,26 @@ type Pet = { id: number; name: string }
 // `serve --isolate --store`: one store per key in a real redis-server, two replicas (each its own
 // connection and node:http server) on one clock that the tests move.
 describe.skipIf(!hasRedis)('a store per key in Redis (--isolate), shared by the replicas', () => {
-  let redis: RedisServer
+  const harness = useRedis()
   let clock = 1_000_000
-  const connections: RedisConnection[] = []
-  const servers: RunningServer[] = []
   let prefixes = 0
 
   /** Two replicas on a prefix of their own, with these options. */
-  async function replicas(options: Partial<RedisApiOptions> & { maxStores?: number; secret?: string } = {}, count = 2): Promise<{ apis: RedisApi[]; as: (replica: number, key: string) => ApiClient; prefix: string }> {
+  async function replicas(options: Partial<RedisApiOptions> & { maxStores?: number; secret?: string } = {}, count = 2): Promise<{ apis: RedisApi[]; as: (replica: number, key: string) => ApiClient; prefix: string; connections: RedisConnection[] }> {
     const prefix = `t${++prefixes}:`
     const apis: RedisApi[] = []
     const urls: string[] = []
+    const connections: RedisConnection[] = []
     for (let replica = 0; replica < count; replica++) {
-      const connection = await connectRedis({ url: redis.url, timeoutMs: 1000 })
-      await new Promise<void>((resolve) => connection.onReady(resolve))
+      const connection = await harness.connect()
       connections.push(connection)
       const isolate = { secret: options.secret ?? SECRET, maxStores: options.maxStores ?? 1000, idleMs: IDLE_MS, now: () => clock }
       const api = createRedisApi({ connection, prefix, keys: createKeyPolicy([]), maxAnimals: 1_000_000, prefer: true, fixture: pets, isolate, ...options })
       expect(await api.start()).toEqual({ ok: true, value: false })
-      const server = await startServer({ app: createSite({ api }) })
-      servers.push(server)
       apis.push(api)
-      urls.push(`${server.url}${API_BASE}`)
+      urls.push(`${(await harness.serve(createSite({ api }))).url}${API_BASE}`)
     }
-    return { apis, as: (replica, key) => createApiClient(urls[replica] ?? '', key), prefix }
+    return { apis, as: (replica, key) => createApiClient(urls[replica] ?? '', key), prefix, connections }
   }
 
   const create = async (client: ApiClient, name: string): Promise<number> => {
@@ -52,15 +48,6 @@ describe.skipIf(!hasRedis)('a store per key in Redis (--isolate), shared by the 
     return (made.json as Pet).id
   }
   const names = async (client: ApiClient): Promise<string[]> => ((await client.authed('/pets', { query: 'limit=100' })).json as Pet[]).map((pet) => pet.name)
-
-  beforeAll(async () => {
-    redis = await startRedis()
-  })
-  afterAll(async () => {
-    for (const server of servers) await server.close()
-    for (const connection of connections) await connection.close()
-    await redis?.remove()
-  })
 
   describe('the conformance table, one key\'s store through the first replica', () => {
     let setup: Awaited<ReturnType<typeof replicas>>
@@ -72,7 +59,7 @@ describe.skipIf(!hasRedis)('a store per key in Redis (--isolate), shared by the 
       // The key's store is made by its first request; then back to the fixture, ids going on.
       expect((await setup.as(0, TEST_KEY).authed('/pets', { query: 'limit=1' })).status).toBe(200)
       expect((await setup.apis[0]?.reset())?.ok).toBe(true)
-      firstNewId = Number(await connections.at(-1)?.command(['GET', `${setup.prefix}{${labelOf(SECRET, TEST_KEY)}}:last`])) + 1
+      firstNewId = Number(await setup.connections[0]?.command(['GET', `${setup.prefix}{${labelOf(SECRET, TEST_KEY)}}:last`])) + 1
     })
     it.each(CONFORMANCE_CASES.map((testCase) => [testCase.name, testCase] as const))('%s', (_name, testCase) =>
       testCase.run({ api: setup.as(0, TEST_KEY), pets, basePath: API_BASE, firstNewId }),
@@ -102,9 +89,9 @@ describe.skipIf(!hasRedis)('a store per key in Redis (--isolate), shared by the 
 
   it('keeps no key in Redis: a store is known by a keyed hash of its key, and another secret finds another store', async () => {
     const key = 'team-secret-key-5d1f'
-    const { as, prefix } = await replicas()
+    const { as, prefix, connections } = await replicas()
     await create(as(0, key), 'Hidden')
-    const connection = connections.at(-1) as RedisConnection
+    const connection = connections[0] as RedisConnection
     const names = (await connection.command(['KEYS', `${prefix}*`])) as string[]
     expect(names.some((name) => name.includes(labelOf(SECRET, key)))).toBe(true)
     const dump = JSON.stringify(await Promise.all(names.map(async (name) => [name, await connection.command(['DUMP', name])])))
@@ -119,15 +106,11 @@ describe.skipIf(!hasRedis)('a store per key in Redis (--isolate), shared by the 
   it('keeps every team\'s animals when the replicas start again', async () => {
     const { as, prefix } = await replicas()
     const ids = { a: await create(as(0, 'team-a'), 'Kept for a'), b: await create(as(1, 'team-b'), 'Kept for b') }
-    for (const server of servers.splice(-2)) await server.close()
-    for (const connection of connections.splice(-2)) await connection.close()
-    const connection = await connectRedis({ url: redis.url, timeoutMs: 1000 })
-    connections.push(connection)
-    await new Promise<void>((resolve) => connection.onReady(resolve))
+    // A replica started anew knows no store: it finds each in Redis.
+    const connection = await harness.connect()
     const again = createRedisApi({ connection, prefix, keys: createKeyPolicy([]), maxAnimals: 1_000_000, prefer: true, fixture: [], isolate: { secret: SECRET, maxStores: 1000, idleMs: IDLE_MS, now: () => clock } })
     expect(await again.start()).toEqual({ ok: true, value: false })
-    const server = await startServer({ app: createSite({ api: again }) })
-    servers.push(server)
+    const server = await harness.serve(createSite({ api: again }))
     const client = (key: string) => createApiClient(`${server.url}${API_BASE}`, key)
     expect(((await client('team-a').authed(`/pets/${ids.a}`)).json as Pet).name).toBe('Kept for a')
     expect(((await client('team-b').authed(`/pets/${ids.b}`)).json as Pet).name).toBe('Kept for b')

@@ -82,7 +82,24 @@ describe.skipIf(!runs)('three serve --store replicas over one Redis behind nginx
     const banners = replicas.map((cli) => cli.stdout())
     expect(banners[0]).toContain(`  animals: ${FIXTURE_SIZE} from fixture default, loaded into a new store\n  store:   ${redis.url}, shared by every replica (--store)\n`)
     for (const banner of banners.slice(1)) expect(banner).toContain(`  animals: ${FIXTURE_SIZE} from the store as the replicas left it\n  store:   ${redis.url}, shared by every replica (--store)\n`)
-    for (const banner of banners) expect(banner).toContain('  control: disabled (not yet with --store)\n')
+    for (const [i, banner] of banners.entries()) {
+      expect(banner).toContain('  dashboard: disabled (not yet with --store)\n')
+      expect(banner).toContain(`  control: ${new URL(replicas[i]?.stdout().match(/listening on (\S+)/)?.[1] ?? '').origin}/__control: reset, seed, snapshot\n`)
+    }
+  })
+
+  it('seeds through the balancer what every replica lists, and resets through another replica for all', async () => {
+    const control = (path: string, init: RequestInit = {}) => fetch(`${balancer}/__control${path}`, { ...init, headers: { authorization: 'Bearer ops', 'content-type': 'application/json' } })
+    const before = ((await (await control('/')).json()) as { animals: number }).animals
+    const seeded = await control('/seed', { method: 'POST', body: JSON.stringify({ count: 25, seed: 3 }) })
+    expect(seeded.status).toBe(201)
+    // Three list requests in a row: nginx sends each to the next replica.
+    for (let i = 0; i < 3; i++) expect(((await (await control('/')).json()) as { animals: number }).animals).toBe(before + 25)
+    const snapshot = await (await control('/snapshot')).text()
+    expect((await control('/snapshot', { method: 'PUT', body: snapshot })).status).toBe(200)
+    expect(await (await control('/snapshot')).text()).toBe(snapshot)
+    expect(await (await control('/reset', { method: 'POST' })).json()).toEqual({ animals: FIXTURE_SIZE, journal: 0, forcedRules: 0 })
+    for (let i = 0; i < 3; i++) expect(((await (await call('ops', '/pets?limit=100')).json()) as Pet[]).length).toBe(FIXTURE_SIZE)
   })
 
   it('runs six teams at once, each team\'s checks passing through whichever replica answers', async () => {
