@@ -96,7 +96,7 @@ export function parseServeArgs(args: readonly string[], env: NodeJS.ProcessEnv):
     throw new CliError('--record-pact <dir> and --consumer <name> go together: the pact is for that consumer')
   }
   if (values['state-file'] !== undefined && values.isolate) {
-    throw new CliError('--state-file cannot be used with --isolate: isolated stores are known by their keys, which are never written to disk')
+    throw new CliError('--state-file cannot be used with --isolate: isolated stores are known by their keys, which are never written to disk; for a store per key that outlives restarts, use --isolate --store redis://…')
   }
   const store = parseStore(values.store ?? env[STORE_ENV], values['store-timeout'], values, env[STORE_SECRET_ENV])
   return {
@@ -123,10 +123,10 @@ export function parseServeArgs(args: readonly string[], env: NodeJS.ProcessEnv):
 }
 
 /** What `--store` does not hold yet (issue 49): refused beside it rather than kept in one replica's memory. */
-const NOT_WITH_STORE = ['state-file', 'latency', 'record-pact'] as const
+const NOT_WITH_STORE = ['record-pact'] as const
 
 /** `--store` (or its variable), `--store-timeout`, and the secret `--isolate` needs beside it; `undefined` without a store. */
-function parseStore(url: string | undefined, timeout: string, values: Partial<Record<(typeof NOT_WITH_STORE)[number] | 'isolate', unknown>>, secret: string | undefined): StoreConfig | undefined {
+function parseStore(url: string | undefined, timeout: string, values: Partial<Record<(typeof NOT_WITH_STORE)[number] | 'isolate' | 'state-file', unknown>>, secret: string | undefined): StoreConfig | undefined {
   if (url === undefined || url === '') return undefined
   let parsed: URL
   try {
@@ -137,6 +137,7 @@ function parseStore(url: string | undefined, timeout: string, values: Partial<Re
   if ((parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') || parsed.hostname === '' || !/^(\/[0-9]{0,2})?$/.test(parsed.pathname)) {
     throw new CliError(`--store needs a Redis URL such as redis://127.0.0.1:6379 (or redis://host:port/db), not "${parsed.protocol}//${parsed.host}${parsed.pathname}"` + (parsed.password === '' ? '' : ' (password not shown)'))
   }
+  if (values['state-file'] !== undefined) throw new CliError('--state-file and --store exclude each other: with --store the animals are kept in Redis, which outlives every replica')
   const refused = NOT_WITH_STORE.find((name) => values[name] !== undefined && values[name] !== false)
   if (refused !== undefined) throw new CliError(`--${refused} cannot be used with --store yet: only the animals, their ids, the stores of --isolate and the budget are kept in Redis so far`)
   const timeoutMs = wholeNumber('--store-timeout', timeout, 50, 60_000)

@@ -5,7 +5,8 @@ import { generateLazily } from '../seed/generate-lazily.js'
 import { nextTurn } from '../fake/next-turn.js'
 import { DEFAULT_PREFIX } from '../redis/redis-animals.js'
 import { createKeyPolicy } from '../service/auth.js'
-import { toErrorResponse } from '../service/errors.js'
+import { orThrow, toErrorResponse } from '../service/errors.js'
+import { parseLatency } from '../fake/latency.js'
 import { definedOnly } from '../service/defined-only.js'
 import { TENANT_LIMITS } from '../fake/tenants.js'
 import { JSON_HEADERS } from '../service/http.js'
@@ -36,7 +37,9 @@ export async function onStore(config: ServeConfig, store: StoreConfig): Promise<
   }
   const keys = createKeyPolicy(config.keys)
   const isolate = store.secret === undefined ? undefined : { secret: store.secret, maxStores: TENANT_LIMITS.maxTenants, idleMs: config.storeIdleMs, now: Date.now }
-  const api = createRedisApi({ connection, prefix: DEFAULT_PREFIX, keys, maxAnimals: config.maxAnimals, prefer: config.prefer, fixture: pets, ...definedOnly({ isolate }) })
+  // --latency is fixed at start, the same on every replica given it.
+  const latency = config.latency === undefined ? undefined : { latency: orThrow(parseLatency(config.latency)), random: Math.random }
+  const api = createRedisApi({ connection, prefix: DEFAULT_PREFIX, keys, maxAnimals: config.maxAnimals, prefer: config.prefer, fixture: pets, ...definedOnly({ isolate, latency }) })
   try {
     const loaded = await startStore(api, connection.where)
     const control = config.control ? createRedisControl({ api, keys, maxAnimals: config.maxAnimals, generate: generateLazily, random: Math.random, pause: nextTurn, ...definedOnly({ token: config.controlToken }) }) : undefined

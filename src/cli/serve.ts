@@ -55,8 +55,8 @@ Options:
                       the same URL, e.g. redis://127.0.0.1:6379/0; also read
                       from ${STORE_ENV}. With --isolate, every replica needs
                       the same ${STORE_SECRET_ENV}. Not yet with
-                      --state-file, --latency, --record-pact or the dashboard;
-                      the control API has reset, seed and snapshot
+                      --record-pact or the dashboard; the control API has
+                      reset, seed and snapshot
   --store-timeout <ms>
                       how long a request waits for the store before it is
                       answered 503                                   (default 2000)

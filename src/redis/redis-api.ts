@@ -3,6 +3,7 @@ import { authenticate, type KeyPolicy } from '../service/auth.js'
 import { type ApiError, apiError, toErrorResponse } from '../service/errors.js'
 import type { Handler, PlainRequest, PlainResponse, Reply, Result } from '../service/http.js'
 import type { Pet } from '../spec/animals-service.js'
+import { type Latency, pickDelay } from '../fake/latency.js'
 import { type RedisConnection, RedisUnavailable } from './connection.js'
 import { budgetKey, prepareLoad, redisAnimals, type RedisAnimals } from './redis-animals.js'
 import { redisTenants } from './redis-tenants.js'
@@ -21,6 +22,11 @@ export type RedisApiOptions = {
   readonly fixture: readonly Pet[]
   /** One store per bearer key (`--isolate`), each made from the fixture on its key's first request through any replica. */
   readonly isolate?: RedisIsolation
+  /**
+   * Added to every API answer (`--latency`): the same on every replica started with the same
+   * option. It is not changed at run time (the control API's latency is not kept in Redis yet).
+   */
+  readonly latency?: { readonly latency: Latency; readonly random: () => number }
 }
 
 /** How `--isolate` keeps a store per key in Redis: see `RedisTenantsOptions`. */
@@ -53,9 +59,9 @@ export const SHARED_LABEL = 'shared'
 /**
  * The API as the in-memory fake answers it (the same routes, checks, Error bodies, Prefer and
  * deprecation headers, from `fake/app.ts`), with each operation performed in Redis. A request
- * Redis does not answer in time gets 503 `store_unavailable`, never a hang. Forced rules, latency
- * and the journal are not kept in Redis yet (issue 49). Under isolation each key has a store of its own, the
- * same through every replica (`redis-tenants.ts`).
+ * Redis does not answer in time gets 503 `store_unavailable`, never a hang. Under isolation each key
+ * has a store of its own, the same through every replica (`redis-tenants.ts`). Forced rules, the
+ * journal and a latency changed at run time are not kept in Redis yet (issue 49).
  */
 export function createRedisApi(options: RedisApiOptions): RedisApi {
   const { connection, prefix, keys, maxAnimals } = options
@@ -96,11 +102,20 @@ export function createRedisApi(options: RedisApiOptions): RedisApi {
     const auth = authenticate(request.headers.authorization, keys)
     if (!auth.ok) return toErrorResponse(auth.error)
     const preferred = options.prefer ? preferredOutcome(request) : undefined
-    if (preferred?.kind === 'reply') return preferred.reply
+    // Under isolation the key's store comes first, as in memory: a key refused a store gets that refusal.
+    if (preferred?.kind === 'reply') return tenants === undefined ? preferred.reply : perform({ kind: 'answer', response: preferred.reply }, request, auth.value)
     const operation = planOperation(route, request, listQuery)
     const response = operation.kind === 'answer' && tenants === undefined ? operation.response : perform(operation, request, auth.value)
     if (preferred === undefined) return response
     return response instanceof Promise ? response.then((answer) => heldTo(preferred.status, answer)) : heldTo(preferred.status, response)
+  }
+
+  const { latency } = options
+  // The API's last touches, then the latency: as in memory, every answer but a preflight is held back.
+  const finish = (route: Route | undefined, request: PlainRequest, answer: PlainResponse): Reply => {
+    const reply = finishReply(route, request, answer)
+    const delayMs = latency === undefined ? 0 : pickDelay(latency.latency, latency.random)
+    return delayMs === 0 ? reply : { ...reply, delayMs }
   }
 
   return {
@@ -114,7 +129,7 @@ export function createRedisApi(options: RedisApiOptions): RedisApi {
       const route = matchRoute(request.path)
       if (request.method === 'OPTIONS') return preflight(route, request.headers)
       const response = respond(route, request)
-      return response instanceof Promise ? response.then((answer) => finishReply(route, request, answer)) : finishReply(route, request, response)
+      return response instanceof Promise ? response.then((answer) => finish(route, request, answer)) : finish(route, request, response)
     },
     start: () =>
       orUnavailable(async () => {

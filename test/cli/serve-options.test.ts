@@ -204,7 +204,7 @@ it('needs --record-pact and --consumer together, and a consumer that can name a 
 it('refuses --state-file with --isolate, and each alone is fine', async () => {
   const state = join(dir, 'isolated-state.json')
   expect(await refusalOf(['--state-file', state, '--isolate'])).toBe(
-    '--state-file cannot be used with --isolate: isolated stores are known by their keys, which are never written to disk',
+    '--state-file cannot be used with --isolate: isolated stores are known by their keys, which are never written to disk; for a store per key that outlives restarts, use --isolate --store redis://…',
   )
   expect(await refusalOf(['--isolate', ...LATER])).toBe(LATER_REFUSAL)
 })
@@ -228,14 +228,19 @@ it('takes a Redis URL for --store or ANIMALS_MOCK_STORE, refuses anything else w
   expect(await refusalOf(['--store', 'redis://h:1', '--store-timeout', '60001'])).toMatch(/^--store-timeout /)
 })
 
-it('refuses beside --store what it does not keep in Redis yet, and takes each without it', async () => {
+it('refuses beside --store what it does not keep in Redis yet and --state-file, takes each without it, and takes --latency with it', async () => {
   const state = join(dir, 'store-state.json')
-  for (const [option, ...rest] of [['--state-file', state], ['--latency', '10'], ['--record-pact', dir, '--consumer', 'web']] as const) {
-    expect(await refusalOf(['--store', 'redis://127.0.0.1:6379', option, ...rest]), option).toBe(
-      `${option} cannot be used with --store yet: only the animals, their ids, the stores of --isolate and the budget are kept in Redis so far`,
-    )
+  expect(await refusalOf(['--store', 'redis://127.0.0.1:6379', '--record-pact', dir, '--consumer', 'web'])).toBe(
+    '--record-pact cannot be used with --store yet: only the animals, their ids, the stores of --isolate and the budget are kept in Redis so far',
+  )
+  expect(await refusalOf(['--store', 'redis://127.0.0.1:6379', '--state-file', state])).toBe(
+    '--state-file and --store exclude each other: with --store the animals are kept in Redis, which outlives every replica',
+  )
+  for (const [option, ...rest] of [['--state-file', state], ['--record-pact', dir, '--consumer', 'web']] as const) {
     expect(await refusalOf([option, ...rest, ...LATER]), option).toBe(LATER_REFUSAL)
   }
+  // --latency is fixed at start, the same on every replica: it goes with --store.
+  expect(await refusalOf(['--store', 'redis://127.0.0.1:6379', '--latency', '10', ...LATER])).toBe(LATER_REFUSAL)
 })
 
 it('takes --isolate beside --store only with a store secret of 32 characters or more in ANIMALS_MOCK_STORE_SECRET, never echoing it', async () => {

@@ -77,6 +77,19 @@ describe.skipIf(!hasRedis)('the API over a store in Redis', () => {
     }
   })
 
+  it('holds every answer back by --latency, a preflight excepted, as the in-memory fake does', async () => {
+    const request = (method: string, path: string) => ({ method, path, basePath: API_BASE, search: '', headers: { authorization: `Bearer ${CONFORMANCE_KEYS[0]}` }, body: undefined })
+    const delays: (number | undefined)[] = []
+    for (const [latency, random] of [[{ kind: 'fixed', ms: 150 }, () => 0.99], [{ kind: 'range', minMs: 100, maxMs: 200 }, () => 0.5], [{ kind: 'range', minMs: 100, maxMs: 200 }, () => 0.999]] as const) {
+      const api = createRedisApi({ connection: connections[0] as RedisConnection, prefix: 'am:', keys: createKeyPolicy(CONFORMANCE_KEYS), maxAnimals: 2_000_000, prefer: true, fixture: pets, latency: { latency, random } })
+      for (const [method, path] of [['GET', '/pets'], ['GET', '/pets/1'], ['GET', '/pets/x'], ['OPTIONS', '/pets']] as const) {
+        const reply = await api.handle(request(method, path))
+        delays.push('delayMs' in reply ? reply.delayMs : undefined)
+      }
+    }
+    expect(delays).toEqual([150, 150, 150, undefined, 150, 150, 150, undefined, 200, 200, 200, undefined])
+  })
+
   it('answers 503 store_unavailable with Retry-After while Redis is down, and the API again once it is back', async () => {
     const client = createApiClient(`${servers[0]?.url}${API_BASE}`)
     await redis.stop()

@@ -124,6 +124,9 @@ describe.skipIf(!hasRedis)('a store per key in Redis (--isolate), shared by the 
     const refused = await as(0, 'k3').authed('/pets')
     expect(refused.status).toBe(507)
     expect(refused.json).toMatchObject({ code: 'store_full', message: expect.stringContaining('maximum of 2 stores') })
+    // The key's store comes before its Prefer, as in memory.
+    expect((await as(1, 'k3').authed('/pets', { headers: { prefer: 'code=503' } })).status).toBe(507)
+    expect((await as(1, 'k2').authed('/pets', { headers: { prefer: 'code=503' } })).status).toBe(503)
     // k1 is used again through replica 0, which made it, after a quarter of the idle time: it tells Redis.
     clock += IDLE_MS / 4
     expect((await as(0, 'k1').authed('/pets')).status).toBe(200)

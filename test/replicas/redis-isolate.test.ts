@@ -61,6 +61,11 @@ describe.skipIf(!hasRedis)('serve --isolate --store: a store per key that outliv
     for (const key of ['team-a', 'team-b']) expect(await names(again.base, key)).toEqual(expected(key))
     // A new team gets a store of its own from the fixture.
     expect(await names(again.base, 'team-c')).toEqual(shippedPets('default').map((pet) => pet.name))
+    // --latency goes with --store: each answer of that replica is held back at least that long.
+    const slow = await startServing(['serve', '--isolate', '--store', redis.url, '--port', '0', '--latency', '250'], running, {}, { ANIMALS_MOCK_STORE_SECRET: SECRET })
+    const started = performance.now()
+    expect(await names(slow.base, 'team-a')).toEqual(expected('team-a'))
+    expect(performance.now() - started).toBeGreaterThanOrEqual(249)
     // Neither the secret nor a key reaches any replica's output.
     for (const cli of running) for (const text of [cli.stdout(), cli.stderr()]) for (const word of [SECRET, 'team-a', 'team-b']) expect(text).not.toContain(word)
   })
