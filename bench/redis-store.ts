@@ -4,10 +4,11 @@
  * server (the fakes, Redis, nginx) runs on the server core and the load generator on the other
  * (processes.ts): three replicas, Redis and nginx share one core here, as they would share a small
  * VM. Redis runs with its append-only file and `appendfsync always`, as docs/deploy.md starts it,
- * and again with `everysec`, to show what always costs. Requests to Redis are pipelined by the
+ * and again with `everysec`, to show what always costs, and under `--isolate` (the key's own store). Requests to Redis are pipelined by the
  * client: the commands of requests in flight at once go out in one write.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -99,14 +100,16 @@ export async function measureRedisStore(rounds = 3, seconds = 5): Promise<RedisF
     const everysecDir = mkdtempSync(join(dir, 'everysec-'))
     const everysec = await startRedis(everysecDir, 'everysec')
     children.push(everysec.child)
-    const serve = async (extra: readonly string[]): Promise<ServerProcess> => {
-      const server = await startProcess(CLI, ['serve', '--api-key', BENCH_KEY, '--fixture', 'large', '--quiet', ...extra])
+    const serve = async (extra: readonly string[], env: Record<string, string> = {}): Promise<ServerProcess> => {
+      const server = await startProcess(CLI, ['serve', '--api-key', BENCH_KEY, '--fixture', 'large', '--quiet', ...extra], env)
       servers.push(server)
       return server
     }
     const memory = await serve([])
     const one = await serve(['--store', always.url])
     const oneEverysec = await serve(['--store', everysec.url])
+    // The key's own store, made from the fixture on its first request (the warm-up's).
+    const isolated = await serve(['--isolate', '--store', always.url], { ANIMALS_MOCK_STORE_SECRET: randomBytes(32).toString('hex') })
     const three = [one, await serve(['--store', always.url]), await serve(['--store', always.url])]
     const balancer = await startNginx(mkdtempSync(join(dir, 'nginx-')), three.map((server) => server.origin))
     children.push(balancer.child)
@@ -114,6 +117,7 @@ export async function measureRedisStore(rounds = 3, seconds = 5): Promise<RedisF
       ['in memory', memory.origin],
       ['Redis, 1 replica', one.origin],
       ['Redis everysec, 1 replica', oneEverysec.origin],
+      ['Redis --isolate, 1 replica', isolated.origin],
       ['Redis, 3 replicas behind nginx', balancer.origin],
     ]
     const figures: RedisFigure[] = []

@@ -134,10 +134,9 @@ function refusalOf(method: string, path: string): PlainResponse | undefined {
 
 /** The store a request names by its key; under isolation, one must be named. */
 async function namedStore(target: Target, api: RedisApi): Promise<RedisAnimals> {
-  if (target.token === undefined && api.isolated) {
-    throw new FakeInputError(apiError('store_not_named', 'Under isolation, name the store: send its key (Authorization: Bearer <key>).'))
-  }
-  return orThrow(await api.storeOf(target.token ?? ''))
+  if (target.token !== undefined) return orThrow(await api.storeOf(target.token))
+  if (api.isolated) throw new FakeInputError(apiError('store_not_named', 'Under isolation, name the store: send its key (Authorization: Bearer <key>).'))
+  return api.store
 }
 
 /** The control API's summary: the animals of the store named (null for every store under isolation); no journal or forced rule is kept with --store. */

@@ -124,6 +124,12 @@ describe.skipIf(!hasRedis)('the animals of a store in Redis', () => {
     const after = await b.create({ name: 'After renewal', categoryId: 1 })
     expect(after.ok && after.value.id).toBe(5)
     expect(await inUse()).toBe(600)
+    // A renewal past the budget is refused, keeping the store as it was.
+    const total = Number(await one.command(['GET', 'am:animals']))
+    const tight = redisAnimals({ call: one, prefix: 'am:', label: a.label, maxAnimals: total })
+    const refused = await tight.renew(prepareLoad([{ id: 1, name: 'A', categoryId: 1 }, { id: 2, name: 'B', categoryId: 1 }, { id: 3, name: 'C', categoryId: 1 }]), 700)
+    expect(refused.ok || refused.error.message).toBe(`No room for 3 animals in this store: the other stores hold ${total - 2} of at most ${total} (--max-animals).`)
+    expect(await b.size()).toBe(2)
   })
 
   it('refuses to adopt a store past the most stores, leaving nothing of it behind', async () => {
@@ -148,7 +154,7 @@ describe.skipIf(!hasRedis)('the animals of a store in Redis', () => {
     const total = Number(await one.command(['GET', 'am:animals']))
     const [small] = [redisAnimals({ call: one, prefix: 'am:', label: a.label, maxAnimals: total + 1 })]
     const refused = await small.createMany([{ name: 'X', categoryId: 1 }, { name: 'Y', categoryId: 1 }])
-    expect(refused.ok || refused.error.code).toBe('store_full')
+    expect(refused.ok || refused.error).toEqual({ code: 'store_full', message: `No room for 2 more animals: every store together holds ${total} of at most ${total + 1} (--max-animals).` })
     expect(await a.size()).toBe(5)
     expect(await small.createMany([{ name: 'Fits', categoryId: 1 }])).toEqual({ ok: true, value: { firstId: 15, lastId: 15 } })
   })

@@ -77,6 +77,13 @@ describe.skipIf(!hasRedis)('the API over a store in Redis', () => {
     }
   })
 
+  it('lets a reply Redis refuses for a bug (WRONGTYPE) through a reset as an error, not as 503', async () => {
+    const connection = connections[0] as RedisConnection
+    await connection.command(['SET', 'wrong:{shared}:pets', 'not a hash'])
+    const api = createRedisApi({ connection, prefix: 'wrong:', keys: createKeyPolicy(CONFORMANCE_KEYS), maxAnimals: 10, prefer: true, fixture: pets.slice(0, 1) })
+    await expect(api.reset()).rejects.toThrow(/WRONGTYPE/)
+  })
+
   it('holds every answer back by --latency, a preflight excepted, as the in-memory fake does', async () => {
     const request = (method: string, path: string) => ({ method, path, basePath: API_BASE, search: '', headers: { authorization: `Bearer ${CONFORMANCE_KEYS[0]}` }, body: undefined })
     const delays: (number | undefined)[] = []

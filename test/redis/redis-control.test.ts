@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createFake } from '../../src/fake.js'
 import { generateLazily } from '../../src/seed/generate-lazily.js'
 import { nextTurn } from '../../src/fake/next-turn.js'
+import type { RedisConnection } from '../../src/redis/connection.js'
 import { createRedisApi } from '../../src/redis/redis-api.js'
 import { createRedisControl } from '../../src/redis/redis-control.js'
 import { createKeyPolicy } from '../../src/service/auth.js'
@@ -24,17 +25,19 @@ describe.skipIf(!hasRedis)('the control API over a store in Redis', () => {
 
   type Setup = { readonly urls: readonly string[]; readonly control: (replica: number, path: string, init?: RequestInit & { key?: string | null; token?: string | null }) => Promise<Response>; readonly list: (replica: number, key?: string) => Promise<Pet[]> }
 
-  async function replicas(options: { maxAnimals?: number; token?: string; isolate?: boolean } = {}): Promise<Setup> {
+  type Options = { maxAnimals?: number; token?: string; isolate?: boolean; random?: () => number; wrap?: (connection: RedisConnection) => RedisConnection }
+  async function replicas(options: Options = {}): Promise<Setup> {
     const prefix = `c${++prefixes}:`
     const urls: string[] = []
     for (let replica = 0; replica < 2; replica++) {
-      const connection = await harness.connect(500)
+      const connected = await harness.connect(500)
+      const connection = options.wrap?.(connected) ?? connected
       const maxAnimals = options.maxAnimals ?? 1_000_000
       const keys = createKeyPolicy(options.isolate === true ? [] : [KEY])
       const isolate = options.isolate === true ? { isolate: { secret: 's'.repeat(32), maxStores: 100, idleMs: 60_000, now: Date.now } } : {}
       const api = createRedisApi({ connection, prefix, keys, maxAnimals, prefer: true, fixture: pets, ...isolate })
       await api.start()
-      const control = createRedisControl({ api, keys, maxAnimals, generate: generateLazily, random: Math.random, pause: nextTurn, ...(options.token === undefined ? {} : { token: options.token }) })
+      const control = createRedisControl({ api, keys, maxAnimals, generate: generateLazily, random: options.random ?? Math.random, pause: nextTurn, ...(options.token === undefined ? {} : { token: options.token }) })
       urls.push((await harness.serve(createSite({ api, control }))).url)
     }
     return {
@@ -131,12 +134,63 @@ describe.skipIf(!hasRedis)('the control API over a store in Redis', () => {
     const unnamed = await control(0, '/snapshot', { key: null })
     expect(unnamed.status).toBe(400)
     expect(await unnamed.json()).toMatchObject({ code: 'store_not_named' })
-    expect(await (await control(0, '/snapshot?store=shared', { key: 'team-a' })).json()).toMatchObject({ code: 'invalid_parameter' })
+    expect(await (await control(0, '/snapshot?store=shared', { key: 'team-a' })).json()).toMatchObject({ code: 'invalid_parameter', message: 'With --store a store is named by its key (Authorization: Bearer <key>), not by a label.' })
     await control(0, '/seed', { method: 'POST', key: 'team-b', body: JSON.stringify({ count: 2 }) })
     expect((await control(1, '/reset', { method: 'POST', key: 'team-b' })).status).toBe(200)
     expect(await list(0, 'team-b')).toHaveLength(pets.length)
     expect(await list(0, 'team-a')).toHaveLength(pets.length + 3)
     expect(await (await control(0, '/reset', { method: 'POST', key: null })).json()).toEqual({ animals: null, journal: 0, forcedRules: 0 })
     expect(await list(1, 'team-a')).toHaveLength(pets.length)
+  })
+  it('draws a seed\'s seed from random when none is given, and says which animals stay when creations took the room meanwhile', async () => {
+    const half = await replicas({ random: () => 0.5 })
+    expect((await half.control(0, '/seed', { method: 'POST', body: JSON.stringify({ count: 3 }) })).status).toBe(201)
+    const fake = createFake({ pets })
+    await fake.seed(3, { seed: 2 ** 31 })
+    expect((await half.list(1)).slice(pets.length).map((pet) => pet.name)).toEqual(fake.snapshot().slice(pets.length).map((pet) => pet.name))
+    // Before the seed's second step, another replica's creations fill the budget.
+    let steps = 0
+    const wrap = (connection: RedisConnection): RedisConnection => ({
+      ...connection,
+      async script(source, keys, args) {
+        if (keys.length === 7 && ++steps === 2) await connection.command(['INCRBY', keys[3] ?? '', '1000'])
+        return connection.script(source, keys, args)
+      },
+    })
+    const crowded = await replicas({ maxAnimals: pets.length + 1500, wrap })
+    const stopped = await crowded.control(0, '/seed', { method: 'POST', body: JSON.stringify({ count: 1500 }) })
+    expect(stopped.status).toBe(507)
+    expect(await stopped.json()).toMatchObject({ code: 'store_full', message: `The seed stopped after 1000 of 1500 animals, which stay stored (ids ${FIXTURE_MAX + 1} to ${FIXTURE_MAX + 1000}); the next was refused: No room for 500 more animals: every store together holds ${pets.length + 2000} of at most ${pets.length + 1500} (--max-animals).` })
+    expect(await crowded.list(1)).toHaveLength(100)
+    expect(JSON.parse(await (await crowded.control(1, '/snapshot')).text())).toHaveLength(pets.length + 1000)
+  })
+
+  it('takes a request\'s credential and route before its body, bounds each control\'s body, and names what a body must be', async () => {
+    const { control } = await replicas({ maxAnimals: pets.length + 3 })
+    const big = JSON.stringify({ count: 1, pad: 'x'.repeat(2048) })
+    expect((await control(0, '/seed', { method: 'POST', key: null, body: big })).status).toBe(401)
+    expect((await control(0, '/nothing', { method: 'POST', body: big })).status).toBe(404)
+    expect((await control(0, '/seed', { method: 'POST', body: big })).status).toBe(413)
+    const many = JSON.stringify(Array.from({ length: pets.length + 4 }, (_, i) => ({ id: i + 1, name: 'x'.repeat(500), categoryId: 1 })))
+    const tooMany = await control(0, '/snapshot', { method: 'PUT', body: many })
+    expect(tooMany.status).toBe(400)
+    expect(await tooMany.json()).toMatchObject({ message: `The snapshot is not valid: more than the maximum of ${pets.length + 3} animals.` })
+    expect(await (await control(0, '/seed', { method: 'POST' })).json()).toMatchObject({ code: 'missing_body', message: expect.stringContaining('an object such as {"count": 100, "seed": 7}') })
+    expect(await (await control(0, '/snapshot', { method: 'PUT' })).json()).toMatchObject({ message: 'A request body is required: a JSON array of animals.' })
+    expect(await (await control(1, '')).json()).toEqual({ animals: pets.length, journal: 0, forcedRules: 0 })
+  })
+
+  it('answers 503 store_unavailable for each control while Redis is down', async () => {
+    const { control } = await replicas({ isolate: true })
+    await harness.redis().stop()
+    try {
+      for (const [path, method] of [['/seed', 'POST'], ['/snapshot', 'GET'], ['/', 'GET'], ['/reset', 'POST']] as const) {
+        const down = await control(0, path, { method, key: 'team', ...(method === 'POST' && path === '/seed' ? { body: '{"count":1}' } : {}) })
+        expect(down.status, path).toBe(503)
+        expect(await down.json()).toMatchObject({ code: 'store_unavailable' })
+      }
+    } finally {
+      await harness.redis().restart()
+    }
   })
 })

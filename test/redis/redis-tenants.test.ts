@@ -2,6 +2,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { RedisConnection } from '../../src/redis/connection.js'
 import { createRedisApi, type RedisApi, type RedisApiOptions } from '../../src/redis/redis-api.js'
 import { labelOf } from '../../src/redis/redis-tenants.js'
+import { type RedisAnimals, redisAnimals } from '../../src/redis/redis-animals.js'
 import { createKeyPolicy } from '../../src/service/auth.js'
 import { API_BASE, createSite } from '../../src/site/site.js'
 import { type ApiClient, createApiClient, TEST_KEY } from '../support/api-client.js'
@@ -124,7 +125,8 @@ describe.skipIf(!hasRedis)('a store per key in Redis (--isolate), shared by the 
     const refused = await as(0, 'k3').authed('/pets')
     expect(refused.status).toBe(507)
     expect(refused.json).toMatchObject({ code: 'store_full', message: expect.stringContaining('maximum of 2 stores') })
-    // The key's store comes before its Prefer, as in memory.
+    // The key's store comes before a bad parameter and its Prefer, as in memory.
+    expect((await as(1, 'k3').authed('/pets', { query: 'limit=0' })).status).toBe(507)
     expect((await as(1, 'k3').authed('/pets', { headers: { prefer: 'code=503' } })).status).toBe(507)
     expect((await as(1, 'k2').authed('/pets', { headers: { prefer: 'code=503' } })).status).toBe(503)
     // k1 is used again through replica 0, which made it, after a quarter of the idle time: it tells Redis.
@@ -167,5 +169,85 @@ describe.skipIf(!hasRedis)('a store per key in Redis (--isolate), shared by the 
     expect(await names(as(0, 'k1'))).toEqual(pets.map((pet) => pet.name))
     expect(await create(as(1, 'k1'), 'After reset')).toBe(before + 1)
     expect(await apis[0]?.counts()).toEqual({ animals: 2 * pets.length + 1, stores: 2 })
+  })
+  describe('what a request asks of Redis', () => {
+    // Every command and script one replica sends, scripts named by how many keys they take.
+    const SCRIPTS: Readonly<Record<number, string>> = { 1: 'touch', 2: 'list', 5: 'create', 8: 'drop', 13: 'swap' }
+    async function counted(options: { idleMs: number; onRange?: (labels: string[]) => Promise<void> }) {
+      const connection = await harness.connect()
+      const log: string[] = []
+      const call: RedisConnection = {
+        ...connection,
+        async command(args) {
+          log.push(args[0] ?? '')
+          const reply = await connection.command(args)
+          if (args[0] === 'ZRANGE' && args.includes('BYSCORE')) await options.onRange?.(reply as string[])
+          return reply
+        },
+        script(source, keys, args) {
+          log.push(SCRIPTS[keys.length] ?? `script of ${keys.length} keys`)
+          return connection.script(source, keys, args)
+        },
+      }
+      const prefix = `n${++prefixes}:`
+      const api = createRedisApi({ connection: call, prefix, keys: createKeyPolicy([]), maxAnimals: 1_000_000, prefer: true, fixture: pets, isolate: { secret: SECRET, maxStores: 1000, idleMs: options.idleMs, now: () => clock } })
+      const base = `${(await harness.serve(createSite({ api }))).url}${API_BASE}`
+      /** What one list request through this replica sent to Redis, at `at` ms after the start. */
+      const asked = async (key: string, at: number, start: number): Promise<string[]> => {
+        clock = start + at
+        log.length = 0
+        expect((await createApiClient(base, key).authed('/pets', { query: 'limit=1' })).status).toBe(200)
+        return [...log]
+      }
+      return { asked, log, connection, prefix, base }
+    }
+
+    it('asks nothing more than the operation of a store seen in use, tells Redis of its use every quarter of the idle time, and looks for idle stores once a minute', async () => {
+      const { asked, log, base } = await counted({ idleMs: 120_000 })
+      const start = clock
+      expect(await asked('a', 0, start)).toEqual(expect.arrayContaining(['ZRANGE', 'touch', 'swap', 'list']))
+      expect(await asked('a', 29_999, start)).toEqual(['list'])
+      expect(await asked('a', 30_000, start)).toEqual(['touch', 'list'])
+      expect(await asked('b', 40_000, start)).toEqual(expect.arrayContaining(['touch', 'swap', 'list']))
+      // Two stores known at once: neither is forgotten for the other.
+      expect(await asked('a', 59_999, start)).toEqual(['list'])
+      expect(await asked('b', 59_999, start)).toEqual(['list'])
+      // A minute after the last look, the next request looks for idle stores first, seen in use or not.
+      expect(await asked('b', 60_000, start)).toEqual(['ZRANGE', 'touch', 'list'])
+      expect(await asked('a', 60_001, start)).toEqual(['touch', 'list'])
+      expect(await asked('a', 119_999, start)).toEqual(['touch', 'list'])
+      // A new key's requests arriving together make its store once, after the next look.
+      clock = start + 120_000
+      log.length = 0
+      const answers = await Promise.all(Array.from({ length: 5 }, () => createApiClient(base, 'c').authed('/pets', { query: 'limit=1' })))
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200])
+      expect(log.filter((name) => name !== 'list' && name !== 'HSET' && name !== 'ZADD' && name !== 'EXPIRE')).toEqual(['ZRANGE', 'touch', 'swap'])
+    })
+
+    it('keeps a store that a request used between the look for idle stores and its drop', async () => {
+      let other: RedisAnimals | undefined
+      const replica = await counted({ idleMs: 60_000, onRange: async (labels) => void (labels.length > 0 && (await other?.touch(clock))) })
+      const start = clock
+      await replica.asked('kept', 0, start)
+      const made = await createApiClient(replica.base, 'kept').authed('/pets', { method: 'POST', body: { name: 'Used meanwhile', categoryId: 1 } })
+      expect(made.status).toBe(201)
+      other = redisAnimals({ call: replica.connection, prefix: replica.prefix, label: labelOf(SECRET, 'kept'), maxAnimals: 1_000_000 })
+      // The next look finds "kept" idle; another replica uses it before the drop, which then leaves it.
+      await replica.asked('another', 60_001, start)
+      expect((await createApiClient(replica.base, 'kept').authed(`/pets/${(made.json as Pet).id}`)).status).toBe(200)
+    })
+  })
+
+  it('says so when a reset cannot renew a store within the budget, and renews none after it', async () => {
+    const two = pets.slice(0, 2)
+    const { as, apis } = await replicas({ fixture: two, maxAnimals: 4 })
+    await as(0, 'a').authed('/pets')
+    await as(0, 'b').authed('/pets')
+    // a's store emptied leaves room for c's; a reset then finds no room to give a its animals back.
+    const a = await apis[0]?.storeOf('a')
+    expect(a?.ok && (await a.value.replace([]))).toEqual({ ok: true, value: undefined })
+    await as(1, 'c').authed('/pets')
+    const reset = await apis[1]?.reset()
+    expect(reset?.ok || reset?.error.code).toBe('store_full')
   })
 })
