@@ -25,7 +25,7 @@ describe.skipIf(!hasRedis)('the control API over a store in Redis', () => {
 
   type Setup = { readonly urls: readonly string[]; readonly control: (replica: number, path: string, init?: RequestInit & { key?: string | null; token?: string | null }) => Promise<Response>; readonly list: (replica: number, key?: string) => Promise<Pet[]> }
 
-  type Options = { maxAnimals?: number; token?: string; isolate?: boolean; random?: () => number; wrap?: (connection: RedisConnection) => RedisConnection }
+  type Options = { maxAnimals?: number; token?: string; isolate?: boolean; anyKey?: boolean; random?: () => number; wrap?: (connection: RedisConnection) => RedisConnection }
   async function replicas(options: Options = {}): Promise<Setup> {
     const prefix = `c${++prefixes}:`
     const urls: string[] = []
@@ -33,7 +33,7 @@ describe.skipIf(!hasRedis)('the control API over a store in Redis', () => {
       const connected = await harness.connect(500)
       const connection = options.wrap?.(connected) ?? connected
       const maxAnimals = options.maxAnimals ?? 1_000_000
-      const keys = createKeyPolicy(options.isolate === true ? [] : [KEY])
+      const keys = createKeyPolicy(options.isolate === true || options.anyKey === true ? [] : [KEY])
       const isolate = options.isolate === true ? { isolate: { secret: 's'.repeat(32), maxStores: 100, idleMs: 60_000, now: Date.now } } : {}
       const api = createRedisApi({ connection, prefix, keys, maxAnimals, prefer: true, fixture: pets, ...isolate })
       await api.start()
@@ -162,6 +162,11 @@ describe.skipIf(!hasRedis)('the control API over a store in Redis', () => {
     expect(stopped.status).toBe(507)
     expect(await stopped.json()).toMatchObject({ code: 'store_full', message: `The seed stopped after 1000 of 1500 animals, which stay stored (ids ${FIXTURE_MAX + 1} to ${FIXTURE_MAX + 1000}); the next was refused: No room for 500 more animals: every store together holds ${pets.length + 2000} of at most ${pets.length + 1500} (--max-animals).` })
     expect(await crowded.list(1)).toHaveLength(100)
+    // A first step refused says the budget's own words.
+    const first = await replicas({ maxAnimals: pets.length + 10, wrap })
+    steps = 1
+    const refused = await first.control(0, '/seed', { method: 'POST', body: JSON.stringify({ count: 10 }) })
+    expect(await refused.json()).toMatchObject({ message: `No room for 10 more animals: every store together holds ${pets.length + 1000} of at most ${pets.length + 10} (--max-animals).` })
     expect(JSON.parse(await (await crowded.control(1, '/snapshot')).text())).toHaveLength(pets.length + 1000)
   })
 
@@ -180,17 +185,30 @@ describe.skipIf(!hasRedis)('the control API over a store in Redis', () => {
     expect(await (await control(1, '')).json()).toEqual({ animals: pets.length, journal: 0, forcedRules: 0 })
   })
 
-  it('answers 503 store_unavailable for each control while Redis is down', async () => {
-    const { control } = await replicas({ isolate: true })
+  it('answers 503 store_unavailable for each control while Redis is down, over the shared store and a key\'s own', async () => {
+    const setups = [await replicas(), await replicas({ isolate: true })]
     await harness.redis().stop()
     try {
-      for (const [path, method] of [['/seed', 'POST'], ['/snapshot', 'GET'], ['/', 'GET'], ['/reset', 'POST']] as const) {
-        const down = await control(0, path, { method, key: 'team', ...(method === 'POST' && path === '/seed' ? { body: '{"count":1}' } : {}) })
-        expect(down.status, path).toBe(503)
-        expect(await down.json()).toMatchObject({ code: 'store_unavailable' })
+      for (const { control } of setups) {
+        for (const [path, method] of [['/seed', 'POST'], ['/snapshot', 'GET'], ['/', 'GET'], ['/reset', 'POST']] as const) {
+          const down = await control(0, path, { method, ...(setups[0]?.control === control ? {} : { key: 'team' }), ...(path === '/seed' ? { body: '{"count":1}' } : {}) })
+          expect(down.status, path).toBe(503)
+          expect(await down.json()).toMatchObject({ code: 'store_unavailable' })
+        }
       }
     } finally {
       await harness.redis().restart()
     }
+  })
+
+  it('acts on the shared store without a key when any key is accepted, answering JSON', async () => {
+    const { control } = await replicas({ anyKey: true })
+    const snapshot = await control(0, '/snapshot', { key: null })
+    expect(snapshot.status).toBe(200)
+    expect(snapshot.headers.get('content-type')).toBe('application/json')
+    expect(JSON.parse(await snapshot.text())).toEqual(pets)
+    const summary = await control(1, '/', { key: null })
+    expect(summary.headers.get('content-type')).toBe('application/json')
+    expect(await summary.json()).toEqual({ animals: pets.length, journal: 0, forcedRules: 0 })
   })
 })
