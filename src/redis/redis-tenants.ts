@@ -61,6 +61,17 @@ export function redisTenants(options: RedisTenantsOptions): RedisTenants {
   const stores = storesKey(prefix)
   const checkEveryMs = Math.min(idleMs / 4, 60_000)
   const known = new Map<string, Known>()
+  // An HMAC costs a few microseconds: each key's label is made once (as many keys as stores, then afresh).
+  const labels = new Map<string, string>()
+  const labelFor = (token: string): string => {
+    let label = labels.get(token)
+    if (label === undefined) {
+      if (labels.size >= maxStores) labels.clear()
+      label = labelOf(secret, token)
+      labels.set(token, label)
+    }
+    return label
+  }
   // Requests of a new key arriving together through this replica make its store once.
   const making = new Map<string, Promise<Result<RedisAnimals, ApiError>>>()
   let nextSweep = 0
@@ -90,7 +101,7 @@ export function redisTenants(options: RedisTenantsOptions): RedisTenants {
 
   const tenants: RedisTenants = {
     forToken(token) {
-      const label = labelOf(secret, token)
+      const label = labelFor(token)
       const at = now()
       const seen = known.get(label)
       if (seen !== undefined && at - seen.checkedAt < checkEveryMs && at < nextSweep) return Promise.resolve(ok(seen.store))
