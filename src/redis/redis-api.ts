@@ -5,7 +5,7 @@ import type { Handler, PlainRequest, PlainResponse, Reply, Result } from '../ser
 import type { Pet } from '../spec/animals-service.js'
 import { type Latency, pickDelay } from '../fake/latency.js'
 import { type RedisConnection, RedisUnavailable } from './connection.js'
-import { budgetKey, prepareLoad, redisAnimals, type RedisAnimals } from './redis-animals.js'
+import { budgetKey, prepareLoad, redisAnimals, type RedisAnimals, type RedisLoad } from './redis-animals.js'
 import { redisTenants } from './redis-tenants.js'
 
 /** Options of `createRedisApi`. */
@@ -110,13 +110,7 @@ export function createRedisApi(options: RedisApiOptions): RedisApi {
     return response instanceof Promise ? response.then((answer) => heldTo(preferred.status, answer)) : heldTo(preferred.status, response)
   }
 
-  const { latency } = options
-  // The API's last touches, then the latency: as in memory, every answer but a preflight is held back.
-  const finish = (route: Route | undefined, request: PlainRequest, answer: PlainResponse): Reply => {
-    const reply = finishReply(route, request, answer)
-    const delayMs = latency === undefined ? 0 : pickDelay(latency.latency, latency.random)
-    return delayMs === 0 ? reply : { ...reply, delayMs }
-  }
+  const finish = (route: Route | undefined, request: PlainRequest, answer: PlainResponse): Reply => delayed(finishReply(route, request, answer), options.latency)
 
   return {
     store,
@@ -133,16 +127,10 @@ export function createRedisApi(options: RedisApiOptions): RedisApi {
     },
     start: () =>
       orUnavailable(async () => {
-        if (tenants !== undefined) {
-          await tenants.count()
-          return { ok: true, value: false }
-        }
-        if ((await connection.command(['EXISTS', started])) === 1) return { ok: true, value: false }
-        // Replicas starting together may each load the fixture: the same animals, the later swap last.
-        const loaded = await store.replace(fixture)
-        if (!loaded.ok) return loaded
-        await connection.command(['SET', started, '1'])
-        return { ok: true, value: true }
+        if (tenants === undefined) return loadOnce(connection, started, store, fixture)
+        // Each key's store is made on its first request: a start only makes sure Redis answers.
+        await tenants.count()
+        return { ok: true, value: false }
       }),
     reset: () => orUnavailable(() => (tenants === undefined ? store.replace(fixture) : tenants.renewAll())),
     isolated: tenants !== undefined,
@@ -150,6 +138,22 @@ export function createRedisApi(options: RedisApiOptions): RedisApi {
     resetKey: (token) =>
       orUnavailable(() => (tenants === undefined ? store.replace(fixture) : tenants.renew(token))),
   }
+}
+
+/** Loads the fixture into the shared store unless a replica did (marked by `started`); true when this call loaded it. */
+async function loadOnce(connection: RedisConnection, started: string, store: RedisAnimals, fixture: RedisLoad): Promise<Result<boolean, ApiError>> {
+  if ((await connection.command(['EXISTS', started])) === 1) return { ok: true, value: false }
+  // Replicas starting together may each load the fixture: the same animals, the later swap last.
+  const loaded = await store.replace(fixture)
+  if (!loaded.ok) return loaded
+  await connection.command(['SET', started, '1'])
+  return { ok: true, value: true }
+}
+
+/** The API's answer held back by `--latency`, as in memory: every answer but a preflight. */
+function delayed(reply: Reply, latency: RedisApiOptions['latency']): Reply {
+  const delayMs = latency === undefined ? 0 : pickDelay(latency.latency, latency.random)
+  return delayMs === 0 ? reply : { ...reply, delayMs }
 }
 
 /** The 503 of a request whose store did not answer. */
