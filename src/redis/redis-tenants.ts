@@ -80,8 +80,8 @@ export function redisTenants(options: RedisTenantsOptions): RedisTenants {
 
   async function dropIdle(at: number): Promise<void> {
     nextSweep = at + Math.min(idleMs, 60_000)
-    const labels = (await call.command(['ZRANGE', stores, '-inf', String(at - idleMs), 'BYSCORE'])) as string[]
-    for (const label of labels) {
+    const idle = (await call.command(['ZRANGE', stores, '-inf', String(at - idleMs), 'BYSCORE'])) as string[]
+    for (const label of idle) {
       if (await storeOf(label).drop(at - idleMs)) known.delete(label)
     }
   }
@@ -113,8 +113,8 @@ export function redisTenants(options: RedisTenantsOptions): RedisTenants {
       return pending
     },
     async renewAll() {
-      const labels = (await call.command(['ZRANGE', stores, '0', '-1'])) as string[]
-      for (const label of labels) {
+      const inUse = (await call.command(['ZRANGE', stores, '0', '-1'])) as string[]
+      for (const label of inUse) {
         const renewed = await storeOf(label).renew(fixture, now())
         if (!renewed.ok) return renewed
       }
