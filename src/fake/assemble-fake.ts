@@ -7,7 +7,7 @@ import { parseFixtureRecords } from './fixture.js'
 import { isDropped, type PlainRequest, type Reply } from '../service/http.js'
 import { type JournalEntry, type JournalFilter, type JournalPage, readJournalPage, readJournals } from './journal.js'
 import { type LatencySpec, parseLatency, pickDelay, toLatencySpec } from './latency.js'
-import { parseSnapshotGradually } from './snapshot.js'
+import { invalidSnapshot, parseSnapshotGradually } from './snapshot.js'
 import type { StatusMix } from './seed-request.js'
 import type { IdReservation, Store } from '../service/store.js'
 import { createTenants, type Scope, type Tenant, type Tenants } from './tenants.js'
@@ -298,7 +298,7 @@ function animalControls(tenant: () => Tenant, budget: Budget, environment: FakeE
     async loadSnapshot(json) {
       const bytes = typeof json === 'string' ? new TextEncoder().encode(json) : json
       const pets = await parseSnapshotGradually(bytes, { pause, maxAnimals: budget.limits.maxAnimals })
-      if (!pets.ok) throw new FakeInputError(apiError('invalid_body', `The snapshot is not valid: ${pets.error}.`))
+      if (!pets.ok) throw invalidSnapshot(pets.error)
       const store = tenant().store
       await store.replaceGradually(pets.value, pause)
       return store.size

@@ -1,3 +1,4 @@
+import { apiError, FakeInputError } from '../service/errors.js'
 import { fail, ok, type Result } from '../service/http.js'
 import { compareInt64 } from '../service/int64.js'
 import { parseJsonText } from '../service/json-body.js'
@@ -97,4 +98,9 @@ function skipSpace(text: Uint8Array, from: number): number {
     if (code !== 32 && code !== 10 && code !== 13 && code !== 9) return at
     at += 1
   }
+}
+
+/** The 400 of a snapshot that `parseSnapshotGradually` refused, saying why. */
+export function invalidSnapshot(why: string): FakeInputError {
+  return new FakeInputError(apiError('invalid_body', `The snapshot is not valid: ${why}.`))
 }

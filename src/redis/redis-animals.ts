@@ -216,6 +216,11 @@ export type RedisAnimalsOptions = {
   readonly maxAnimals: number
 }
 
+/** An animal's JSON text after its id, which Redis assigns and writes in front: toPetJson writes the id first. */
+function textAfterId(newPet: NewPet): string {
+  return toPetJson({ ...newPet, id: 0 }).slice('{"id":0'.length)
+}
+
 /** An id from Redis's integer text of it: a number while safe, a bigint past 2^53. */
 function toId(text: string): Int64 {
   const id = parseInt64Text(text)
@@ -278,9 +283,7 @@ export function redisAnimals({ call, prefix, label, maxAnimals }: RedisAnimalsOp
       return String(await call.script(LIST, [status === undefined ? keys.ids : keys.status[status], keys.pets], [String(limit)]))
     },
     async create(newPet) {
-      // The JSON text around the id Redis assigns: toPetJson writes the id first.
-      const template = toPetJson({ ...newPet, id: 0 })
-      const after = template.slice('{"id":0'.length)
+      const after = textAfterId(newPet)
       const status = newPet.status === undefined ? keys.ids : keys.status[newPet.status]
       const reply = (await call.script(CREATE, [keys.pets, keys.ids, status, keys.last, keys.budget], ['{"id":', after, String(maxAnimals), newPet.status ?? ''])) as [number, string, string?]
       if (reply[0] === 0) return fail(full('1 more animal: every store together holds', Number(reply[1])))
@@ -288,7 +291,7 @@ export function redisAnimals({ call, prefix, label, maxAnimals }: RedisAnimalsOp
     },
     async createMany(newPets) {
       const args = [String(maxAnimals)]
-      for (const newPet of newPets) args.push(toPetJson({ ...newPet, id: 0 }).slice('{"id":0'.length), String(newPet.status === undefined ? 0 : PET_STATUSES.indexOf(newPet.status) + 1))
+      for (const newPet of newPets) args.push(textAfterId(newPet), String(newPet.status === undefined ? 0 : PET_STATUSES.indexOf(newPet.status) + 1))
       const reply = (await call.script(CREATE_MANY, [keys.pets, keys.ids, keys.last, keys.budget, ...PET_STATUSES.map((status) => keys.status[status])], args)) as [number, string, string?]
       if (reply[0] === 0) return fail(full(`${newPets.length} more animals: every store together holds`, Number(reply[1])))
       return ok({ firstId: toId(reply[1]), lastId: toId(reply[2] ?? '') })

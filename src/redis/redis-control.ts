@@ -3,9 +3,9 @@ import { seedStopped } from '../fake/assemble-fake.js'
 import { CONTROL_BASE, CONTROL_BODY_LIMITS, type Control, credentialCheck, findRoute, idOf, readJson, readJsonBytes, routeFinder, snapshotBodyLimit } from '../fake/control.js'
 import { joinFixture } from '../fake/fixture.js'
 import { parseSeedRequest } from '../fake/seed-request.js'
-import { parseSnapshotGradually } from '../fake/snapshot.js'
+import { invalidSnapshot, parseSnapshotGradually } from '../fake/snapshot.js'
 import { authenticate, type KeyPolicy } from '../service/auth.js'
-import { DEFAULT_BUDGET_LIMITS } from '../service/budget.js'
+import { DEFAULT_BUDGET_LIMITS, noRoomForAnimals } from '../service/budget.js'
 import { type ApiError, apiError, FakeInputError, orThrow, toErrorResponse } from '../service/errors.js'
 import { constantFields, JSON_TYPE, type PlainRequest, type PlainResponse, type Result } from '../service/http.js'
 import type { Int64 } from '../spec/animals-service.js'
@@ -48,9 +48,7 @@ const ROUTES: Readonly<Record<string, RedisRoute>> = {
     const store = await namedStore(target, options.api)
     const { count, ...seedOptions } = orThrow(parseSeedRequest(readJson(request, 'an object such as {"count": 100, "seed": 7}')))
     const { animals } = await options.api.counts()
-    if (animals + count > options.maxAnimals) {
-      throw new FakeInputError(apiError('store_full', `The fake has no room for ${count} more animals: it holds ${animals} of at most ${options.maxAnimals} animals (--max-animals, every store together).`))
-    }
+    if (animals + count > options.maxAnimals) throw noRoomForAnimals(count, animals, options.maxAnimals)
     const next = await options.generate({ ...seedOptions, seed: seedOptions.seed ?? Math.floor(options.random() * 2 ** 32) })
     let firstId: Int64 | null = null
     let lastId: Int64 | null = null
@@ -70,7 +68,7 @@ const ROUTES: Readonly<Record<string, RedisRoute>> = {
   'PUT /snapshot': async (request, target, options) => {
     const store = await namedStore(target, options.api)
     const pets = await parseSnapshotGradually(readJsonBytes(request, 'a JSON array of animals'), { pause: options.pause, maxAnimals: options.maxAnimals })
-    if (!pets.ok) throw new FakeInputError(apiError('invalid_body', `The snapshot is not valid: ${pets.error}.`))
+    if (!pets.ok) throw invalidSnapshot(pets.error)
     orThrow(await store.replace(pets.value))
     return json(200, { animals: await store.size() })
   },

@@ -66,9 +66,15 @@ export function createBudget(limits: Partial<BudgetLimits> = {}): Budget {
 export function budgetFull(budget: Budget, adding: number): FakeInputError {
   const { maxAnimals, maxTextChars } = budget.limits
   const { animals, chars } = budget.used
-  const why =
-    animals + adding > maxAnimals
-      ? `it holds ${animals} of at most ${maxAnimals} animals (--max-animals, every store together)`
-      : `the animals' text would pass ${maxTextChars} characters (${chars} used, every store together)`
+  if (animals + adding > maxAnimals) return noRoomForAnimals(adding, animals, maxAnimals)
+  return noRoom(adding, `the animals' text would pass ${maxTextChars} characters (${chars} used, every store together)`)
+}
+
+/** The 507 of `adding` animals where every store together holds `held` of at most `maxAnimals` (a store in Redis counts them there). */
+export function noRoomForAnimals(adding: number, held: number, maxAnimals: number): FakeInputError {
+  return noRoom(adding, `it holds ${held} of at most ${maxAnimals} animals (--max-animals, every store together)`)
+}
+
+function noRoom(adding: number, why: string): FakeInputError {
   return new FakeInputError(apiError('store_full', `The fake has no room for ${adding} more animal${adding === 1 ? '' : 's'}: ${why}.`))
 }
