@@ -1,5 +1,6 @@
 import { connectRedis, type RedisConnection, RedisUnavailable } from '../redis/connection.js'
-import { createRedisApi, type RedisApi, storeUnavailable } from '../redis/redis-api.js'
+import { createRedisApi, type RedisApi } from '../redis/redis-api.js'
+import { storeUnavailable } from '../redis/redis-responder.js'
 import { createRedisControl } from '../redis/redis-control.js'
 import { generateLazily } from '../seed/generate-lazily.js'
 import { nextTurn } from '../fake/next-turn.js'
@@ -37,13 +38,13 @@ export async function onStore(config: ServeConfig, store: StoreConfig): Promise<
   }
   const keys = createKeyPolicy(config.keys)
   const isolate = store.secret === undefined ? undefined : { secret: store.secret, maxStores: TENANT_LIMITS.maxTenants, idleMs: config.storeIdleMs, now: Date.now }
-  // --latency is fixed at start, the same on every replica given it.
+  // --latency is where every replica given it starts; the control API's latency, kept in Redis, replaces it.
   const latency = config.latency === undefined ? undefined : { latency: orThrow(parseLatency(config.latency)), random: Math.random }
   const api = createRedisApi({ connection, prefix: DEFAULT_PREFIX, keys, maxAnimals: config.maxAnimals, prefer: config.prefer, fixture: pets, ...definedOnly({ isolate, latency }) })
   try {
     const loaded = await startStore(api, connection.where)
     const control = config.control ? createRedisControl({ api, keys, maxAnimals: config.maxAnimals, generate: generateLazily, random: Math.random, pause: nextTurn, ...definedOnly({ token: config.controlToken }) }) : undefined
-    // The dashboard reads the journal, rules and latency, not kept in Redis yet: it stays off.
+    // The dashboard reads the journal and the store pages, not kept in Redis yet: it stays off.
     const pages = createPages({ keys, control: 'off', health: storeHealth(api, connection.where) })
     const site = createSite({ api, pages, hosts: createHostPolicy(config.allowedHosts), controlCorsOrigins: config.controlCors, ...definedOnly({ control }) })
     // Under isolation the banner tells what each key's store starts from, as in memory.

@@ -279,7 +279,7 @@ function bannerText(banner: Banner): string {
     `  docs:    ${banner.docs}\n` +
     `  dashboard: ${banner.dashboard ?? `disabled (${banner.store === undefined ? '--no-control' : 'not yet with --store'})`}\n` +
     `  openapi: ${banner.openapi}\n` +
-    `  control: ${banner.control === null ? 'disabled (--no-control)' : `${banner.control}${banner.controlToken ? ' (token required)' : ''}${banner.store === undefined ? '' : ': reset, seed, snapshot'}`}\n`
+    `  control: ${banner.control === null ? 'disabled (--no-control)' : `${banner.control}${banner.controlToken ? ' (token required)' : ''}${banner.store === undefined ? '' : ': reset, seed, snapshot, forced, latency'}`}\n`
   )
 }
 

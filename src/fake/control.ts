@@ -2,11 +2,11 @@ import { authenticate, constantTimeEqual, type KeyPolicy } from '../service/auth
 import { type ApiError, apiError, FakeInputError, orThrow, toErrorResponse } from '../service/errors.js'
 import type { Controls, Fake, StoreControls } from './assemble-fake.js'
 import { joinFixture } from './fixture.js'
-import { parseForcedRule } from './forced.js'
+import { type ForcedRuleSpec, parseForcedRule } from './forced.js'
 import { type ConstantFields, constantFields, fail, JSON_TYPE, ok, type PlainRequest, type PlainResponse, type Result } from '../service/http.js'
 import type { JournalFilter } from './journal.js'
 import { isJsonContentType, parseJsonBody } from '../service/json-body.js'
-import { parseLatency, toLatencySpec } from './latency.js'
+import { type Latency, parseLatency, toLatencySpec } from './latency.js'
 import { parseSeedRequest } from './seed-request.js'
 import { isPetStatus, type PetStatus } from '../spec/animals-service.js'
 import type { Int64 } from '../spec/animals-service.js'
@@ -130,17 +130,13 @@ const ROUTES: Readonly<Record<string, Route>> = {
       stores: fake.stores().map(({ label, store }) => ({ label, animals: store.size, counts: store.counts() })),
     }),
   'GET /forced': (_request, scope) => json(200, { rules: scope.controls.forcedRules() }),
-  'POST /forced': (request, scope) => {
-    const input = readJson(request, 'a forced rule such as {"status": 503, "times": 1}')
-    return json(201, scope.controls.force(orThrow(parseForcedRule(input))))
-  },
+  'POST /forced': (request, scope) => json(201, scope.controls.force(readForcedRule(request))),
   'DELETE /forced': (_request, scope) => {
     scope.controls.unforce()
     return noContent()
   },
   'DELETE /forced/:id': (_request, scope, id) => {
-    if (scope.controls.unforce(Number(id))) return noContent()
-    return toErrorResponse(apiError('rule_not_found', `No forced rule has id ${id}; see GET ${CONTROL_BASE}/forced.`))
+    return scope.controls.unforce(Number(id)) ? noContent() : ruleNotFound(id)
   },
   'GET /openapi.yaml': (request, { document }) => {
     if (document === undefined) return toErrorResponse(apiError('route_not_found', `No control at ${CONTROL_BASE}${request.path}.`))
@@ -148,8 +144,7 @@ const ROUTES: Readonly<Record<string, Route>> = {
   },
   'GET /latency': (_request, { controls }) => json(200, controls.latency),
   'PUT /latency': (request, { controls }) => {
-    const input = readJson(request, 'an object such as {"ms": 250} or {"minMs": 100, "maxMs": 900}')
-    controls.setLatency(toLatencySpec(orThrow(parseLatency(input))))
+    controls.setLatency(toLatencySpec(readLatency(request)))
     return json(200, controls.latency)
   },
 }
@@ -190,11 +185,7 @@ export function createControl(options: ControlOptions): Control {
     admit(request) {
       return refuseCredential(request) ?? noRoute(request.method, request.path === '' ? '/' : request.path)
     },
-    bodyLimit(method, path) {
-      if (method === 'PUT' && path === '/snapshot') return snapshotLimit
-      if (method === 'POST' && path === '/forced') return CONTROL_BODY_LIMITS.rule
-      return CONTROL_BODY_LIMITS.small
-    },
+    bodyLimit: (method, path) => controlBodyLimit(method, path, snapshotLimit),
     async handle(request) {
       const refused = refuseCredential(request)
       if (refused !== undefined) return refused
@@ -273,6 +264,28 @@ async function summary(scope: Scope): Promise<PlainResponse> {
     journal: (await scope.controls.journalPage({ limit: 1 })).total,
     forcedRules: scope.controls.forcedRules().length,
   })
+}
+
+/** The most body bytes the control at this method and path takes, a snapshot's being `snapshotLimit`. */
+export function controlBodyLimit(method: string, path: string, snapshotLimit: number): number {
+  if (method === 'PUT' && path === '/snapshot') return snapshotLimit
+  if (method === 'POST' && path === '/forced') return CONTROL_BODY_LIMITS.rule
+  return CONTROL_BODY_LIMITS.small
+}
+
+/** The forced rule a request's body holds; a `FakeInputError` (400) for any other body. */
+export function readForcedRule(request: PlainRequest): ForcedRuleSpec {
+  return orThrow(parseForcedRule(readJson(request, 'a forced rule such as {"status": 503, "times": 1}')))
+}
+
+/** The latency setting a request's body holds; a `FakeInputError` (400) for any other body. */
+export function readLatency(request: PlainRequest): Latency {
+  return orThrow(parseLatency(readJson(request, 'an object such as {"ms": 250} or {"minMs": 100, "maxMs": 900}')))
+}
+
+/** The 404 of `DELETE /forced/:id` for an id no rule of the scope has. */
+export function ruleNotFound(id: string): PlainResponse {
+  return toErrorResponse(apiError('rule_not_found', `No forced rule has id ${id}; see GET ${CONTROL_BASE}/forced.`))
 }
 
 export function readJson(request: PlainRequest, expected: string): unknown {

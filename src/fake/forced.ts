@@ -131,10 +131,10 @@ export function createForcedRules(owner: string | null = null, pool: ForcedRuleP
   return {
     add(spec) {
       if (rules.length >= MAX_FORCED_RULES) {
-        throw new FakeInputError(apiError('rules_full', `At most ${MAX_FORCED_RULES} forced rules can be in force; remove some first.`))
+        throw new FakeInputError(rulesFull('scope'))
       }
       if (pool.inForce >= MAX_FORCED_RULES_IN_ALL) {
-        throw new FakeInputError(apiError('rules_full', `At most ${MAX_FORCED_RULES_IN_ALL} forced rules can be in force in every store together; remove some first.`))
+        throw new FakeInputError(rulesFull('all'))
       }
       pool.lastId += 1
       const method = spec.method?.toUpperCase()
@@ -171,7 +171,8 @@ export function createForcedRules(owner: string | null = null, pool: ForcedRuleP
   }
 }
 
-function applies(rule: ForcedRule, segments: readonly string[] | undefined, request: PlainRequest): boolean {
+/** Whether `rule` (its path split at `/` as `segments`) takes `request`: its method, and its path below the base or with it. */
+export function applies(rule: ForcedRuleSpec, segments: readonly string[] | undefined, request: PlainRequest): boolean {
   if (rule.method !== undefined && rule.method !== request.method) return false
   if (segments === undefined) return true
   return matchesPath(segments, request.path) || matchesPath(segments, `${request.basePath}${request.path}`)
@@ -182,12 +183,19 @@ function matchesPath(pattern: readonly string[], path: string): boolean {
   return segments.length === pattern.length && pattern.every((part, i) => part === '*' || part === segments[i])
 }
 
-function effectOf(rule: ForcedRule): ForcedEffect {
+/** What `rule` does to a request it takes. */
+export function effectOf(rule: ForcedRuleSpec): ForcedEffect {
   const delayMs = rule.delayMs ?? 0
   if (rule.drop === true) return { kind: 'drop', reply: { kind: 'drop', delayMs } }
   if (rule.status === undefined) return { kind: 'delay', delayMs }
   const message = rule.message ?? `A forced ${rule.status} response set through animals-mock.`
   return { kind: 'respond', response: { ...forcedErrorResponse(rule.status, message, rule.code), delayMs } }
+}
+
+/** The 507 of a rule past `MAX_FORCED_RULES` in its scope, or past `MAX_FORCED_RULES_IN_ALL` in every scope together. */
+export function rulesFull(where: 'scope' | 'all'): ApiError {
+  if (where === 'scope') return apiError('rules_full', `At most ${MAX_FORCED_RULES} forced rules can be in force; remove some first.`)
+  return apiError('rules_full', `At most ${MAX_FORCED_RULES_IN_ALL} forced rules can be in force in every store together; remove some first.`)
 }
 
 /** A chosen error status with a valid Error body; `code` a usual one for the status unless given. */

@@ -5,6 +5,7 @@ import { parseInt64Text } from '../service/int64.js'
 import { toPetJson } from '../service/pets.js'
 import { type Int64, type NewPet, type Pet, PET_STATUSES, type PetStatus } from '../spec/animals-service.js'
 import type { RedisCall } from './connection.js'
+import { isStale, StaleScopes, VERSION_GUARD, versionKey } from './redis-scopes.js'
 
 /**
  * The animals of one store in Redis, read and changed by every replica at once:
@@ -24,10 +25,14 @@ import type { RedisCall } from './connection.js'
  */
 export type RedisAnimals = {
   readonly label: string
-  get(id: Int64): Promise<string | undefined>
+  /**
+   * With `version`, `get`, `listJson` and `create` act only if the forced rules and latencies are
+   * still at that version (the one the request was matched against), else throw `StaleScopes`.
+   */
+  get(id: Int64, version?: string): Promise<string | undefined>
   /** The first `limit` animals in ascending id order, only those with `status` when given, as one JSON array. */
-  listJson(limit: number, status?: PetStatus): Promise<string>
-  create(newPet: NewPet): Promise<Result<Created, ApiError>>
+  listJson(limit: number, status?: PetStatus, version?: string): Promise<string>
+  create(newPet: NewPet, version?: string): Promise<Result<Created, ApiError>>
   /** Creates `newPets` in one atomic step, ids one after another: all of them, or none past the budget. */
   createMany(newPets: readonly NewPet[]): Promise<Result<{ readonly firstId: Int64; readonly lastId: Int64 }, ApiError>>
   /**
@@ -122,6 +127,9 @@ local ids = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)
 if #ids == 0 then return '[]' end
 return '[' .. table.concat(redis.call('HMGET', KEYS[2], unpack(ids)), ',') .. ']'`
 
+// KEYS: pets. ARGV: the id.
+const GET = `return redis.call('HGET', KEYS[1], ARGV[1])`
+
 // KEYS: the store's keys (pets, ids, each status), then the same loading keys, then last, budget,
 // the stores in use. ARGV: how many keys each group has, the highest id, the most animals of every
 // store; for a store of a key (--isolate) also its label, the time, the most stores, and `adopt`
@@ -194,7 +202,7 @@ return 1`
 function storeKeys(prefix: string, label: string) {
   const base = `${prefix}{${label}}:`
   const status = Object.fromEntries(PET_STATUSES.map((name) => [name, `${base}status:${name}`])) as Record<PetStatus, string>
-  return { pets: `${base}pets`, ids: `${base}ids`, status, last: `${base}last`, budget: budgetKey(prefix), stores: storesKey(prefix), loading: `${base}loading:` }
+  return { pets: `${base}pets`, ids: `${base}ids`, status, last: `${base}last`, budget: budgetKey(prefix), stores: storesKey(prefix), loading: `${base}loading:`, version: versionKey(prefix) }
 }
 
 /** How many animals every store under `prefix` holds together: the budget (`--max-animals`). */
@@ -219,6 +227,17 @@ export type RedisAnimalsOptions = {
 /** An animal's JSON text after its id, which Redis assigns and writes in front: toPetJson writes the id first. */
 function textAfterId(newPet: NewPet): string {
   return toPetJson({ ...newPet, id: 0 }).slice('{"id":0'.length)
+}
+
+/**
+ * Runs a script (whose last key is the version of the forced rules) at `version`: with VERSION_GUARD
+ * first, it does nothing and throws StaleScopes once the version moved. Without a version, it runs as it is.
+ */
+async function runAtVersion(call: RedisCall, script: string, keysWithVersion: readonly string[], args: readonly string[], version: string | undefined): Promise<unknown> {
+  if (version === undefined) return call.script(script, keysWithVersion.slice(0, -1), args)
+  const reply = await call.script(VERSION_GUARD + script, keysWithVersion, [...args, version])
+  if (isStale(reply)) throw new StaleScopes()
+  return reply
 }
 
 /** An id from Redis's integer text of it: a number while safe, a bigint past 2^53. */
@@ -273,19 +292,21 @@ export function redisAnimals({ call, prefix, label, maxAnimals }: RedisAnimalsOp
     }
     return (await call.script(SWAP, [...setKeys, ...loadingKeys, keys.last, keys.budget, keys.stores], args)) as [number, number, number?]
   }
+  const atVersion = (script: string, scriptKeys: readonly string[], args: readonly string[], version: string | undefined): Promise<unknown> =>
+    runAtVersion(call, script, [...scriptKeys, keys.version], args, version)
   return {
     label,
-    async get(id) {
-      const json = await call.command(['HGET', keys.pets, String(id)])
+    async get(id, version) {
+      const json = version === undefined ? await call.command(['HGET', keys.pets, String(id)]) : await atVersion(GET, [keys.pets], [String(id)], version)
       return typeof json === 'string' ? json : undefined
     },
-    async listJson(limit, status) {
-      return String(await call.script(LIST, [status === undefined ? keys.ids : keys.status[status], keys.pets], [String(limit)]))
+    async listJson(limit, status, version) {
+      return String(await atVersion(LIST, [status === undefined ? keys.ids : keys.status[status], keys.pets], [String(limit)], version))
     },
-    async create(newPet) {
+    async create(newPet, version) {
       const after = textAfterId(newPet)
       const status = newPet.status === undefined ? keys.ids : keys.status[newPet.status]
-      const reply = (await call.script(CREATE, [keys.pets, keys.ids, status, keys.last, keys.budget], ['{"id":', after, String(maxAnimals), newPet.status ?? ''])) as [number, string, string?]
+      const reply = (await atVersion(CREATE, [keys.pets, keys.ids, status, keys.last, keys.budget], ['{"id":', after, String(maxAnimals), newPet.status ?? ''], version)) as [number, string, string?]
       if (reply[0] === 0) return fail(full('1 more animal: every store together holds', Number(reply[1])))
       return ok({ id: toId(reply[1]), json: reply[2] ?? '' })
     },

@@ -1,12 +1,14 @@
-import { createFoundHeaders, createListQueryCache, createdReply, finishReply, foundReply, heldTo, listedReply, matchRoute, type Operation, planOperation, preferredOutcome, preflight, type Route } from '../fake/app.js'
-import { authenticate, type KeyPolicy } from '../service/auth.js'
-import { type ApiError, apiError, toErrorResponse } from '../service/errors.js'
-import type { Handler, PlainRequest, PlainResponse, Reply, Result } from '../service/http.js'
+import { finishReply, matchRoute, preflight } from '../fake/app.js'
+import type { KeyPolicy } from '../service/auth.js'
+import type { ApiError } from '../service/errors.js'
+import type { Handler, Reply, Result } from '../service/http.js'
 import type { Pet } from '../spec/animals-service.js'
-import { type Latency, pickDelay } from '../fake/latency.js'
+import { type Latency, NO_LATENCY } from '../fake/latency.js'
 import { type RedisConnection, RedisUnavailable } from './connection.js'
 import { budgetKey, prepareLoad, redisAnimals, type RedisAnimals, type RedisLoad } from './redis-animals.js'
 import { redisTenants } from './redis-tenants.js'
+import { createResponder, storeUnavailable } from './redis-responder.js'
+import { type RedisScopes, redisScopes } from './redis-scopes.js'
 
 /** Options of `createRedisApi`. */
 export type RedisApiOptions = {
@@ -23,8 +25,8 @@ export type RedisApiOptions = {
   /** One store per bearer key (`--isolate`), each made from the fixture on its key's first request through any replica. */
   readonly isolate?: RedisIsolation
   /**
-   * Added to every API answer (`--latency`): the same on every replica started with the same
-   * option. It is not changed at run time (the control API's latency is not kept in Redis yet).
+   * The latency of every API answer until the control API sets another (`--latency`): the same
+   * on every replica started with the same option. `random` picks a delay in a range.
    */
   readonly latency?: { readonly latency: Latency; readonly random: () => number }
 }
@@ -49,8 +51,10 @@ export type RedisApi = Handler & {
   readonly isolated: boolean
   /** The store of an accepted key: the shared one, or under isolation its own (made on first use). */
   storeOf(token: string): Promise<Result<RedisAnimals, ApiError>>
-  /** One key's store back to the fixture (the shared store without isolation); ids go on. */
+  /** One key's store back to the fixture, without its forced rules and latency (the shared store without isolation); ids go on. */
   resetKey(token: string): Promise<Result<void, ApiError>>
+  /** The forced rules and latencies every replica reads. */
+  readonly scopes: RedisScopes
 }
 
 /** The label of the one store every key shares. */
@@ -60,57 +64,23 @@ export const SHARED_LABEL = 'shared'
  * The API as the in-memory fake answers it (the same routes, checks, Error bodies, Prefer and
  * deprecation headers, from `fake/app.ts`), with each operation performed in Redis. A request
  * Redis does not answer in time gets 503 `store_unavailable`, never a hang. Under isolation each key
- * has a store of its own, the same through every replica (`redis-tenants.ts`). Forced rules, the
- * journal and a latency changed at run time are not kept in Redis yet (issue 49).
+ * has a store of its own, the same through every replica (`redis-tenants.ts`). Forced rules and
+ * latencies are kept in Redis too (`redis-scopes.ts`); the journal is not yet (issue 49).
  */
 export function createRedisApi(options: RedisApiOptions): RedisApi {
   const { connection, prefix, keys, maxAnimals } = options
   const store = redisAnimals({ call: connection, prefix, label: SHARED_LABEL, maxAnimals })
   const fixture = prepareLoad(options.fixture)
-  const tenants = options.isolate === undefined ? undefined : redisTenants({ call: connection, prefix, maxAnimals, fixture, ...options.isolate })
+  const scopes = redisScopes({ call: connection, prefix, startLatency: options.latency?.latency ?? NO_LATENCY })
+  const random = options.latency?.random ?? Math.random
+  // A store dropped for being idle takes its rules and latency with it, as in memory.
+  const onDrop = (label: string): Promise<void> => scopes.clear(label)
+  const tenants = options.isolate === undefined ? undefined : redisTenants({ call: connection, prefix, maxAnimals, fixture, onDrop, ...options.isolate })
   const sharedStore = Promise.resolve({ ok: true, value: store } as const)
   const storeFor = (token: string): Promise<Result<RedisAnimals, ApiError>> => (tenants === undefined ? sharedStore : tenants.forToken(token))
-  const foundHeadersFor = createFoundHeaders()
-  const listQuery = createListQueryCache()
   const started = `${prefix}{${SHARED_LABEL}}:started`
 
-  async function perform(operation: Operation, request: PlainRequest, token: string): Promise<PlainResponse> {
-    try {
-      // A key's store is found (or made) first, as the in-memory fake does: its refusal comes before any other answer.
-      const found = await storeFor(token)
-      if (!found.ok) return toErrorResponse(found.error)
-      const store = found.value
-      switch (operation.kind) {
-        case 'answer':
-          return operation.response
-        case 'list':
-          return listedReply(await store.listJson(operation.query.limit, operation.query.status))
-        case 'get':
-          return foundReply(operation.id, await store.get(operation.id), foundHeadersFor(request.basePath))
-        case 'create': {
-          const created = await store.create(operation.newPet)
-          return created.ok ? createdReply(created.value.id, created.value.json, request.basePath) : toErrorResponse(created.error)
-        }
-      }
-    } catch (error) {
-      if (error instanceof RedisUnavailable) return toErrorResponse(storeUnavailable(error))
-      throw error
-    }
-  }
-
-  function respond(route: Route | undefined, request: PlainRequest): PlainResponse | Promise<PlainResponse> {
-    const auth = authenticate(request.headers.authorization, keys)
-    if (!auth.ok) return toErrorResponse(auth.error)
-    const preferred = options.prefer ? preferredOutcome(request) : undefined
-    // Under isolation the key's store comes first, as in memory: a key refused a store gets that refusal.
-    if (preferred?.kind === 'reply') return tenants === undefined ? preferred.reply : perform({ kind: 'answer', response: preferred.reply }, request, auth.value)
-    const operation = planOperation(route, request, listQuery)
-    const response = operation.kind === 'answer' && tenants === undefined ? operation.response : perform(operation, request, auth.value)
-    if (preferred === undefined) return response
-    return response instanceof Promise ? response.then((answer) => heldTo(preferred.status, answer)) : heldTo(preferred.status, response)
-  }
-
-  const finish = (route: Route | undefined, request: PlainRequest, answer: PlainResponse): Reply => delayed(finishReply(route, request, answer), options.latency)
+  const respond = createResponder({ keys, prefer: options.prefer, scopes, storeFor, random })
 
   return {
     store,
@@ -123,7 +93,7 @@ export function createRedisApi(options: RedisApiOptions): RedisApi {
       const route = matchRoute(request.path)
       if (request.method === 'OPTIONS') return preflight(route, request.headers)
       const response = respond(route, request)
-      return response instanceof Promise ? response.then((answer) => finish(route, request, answer)) : finish(route, request, response)
+      return response instanceof Promise ? response.then((answer) => finishReply(route, request, answer)) : finishReply(route, request, response)
     },
     start: () =>
       orUnavailable(async () => {
@@ -132,11 +102,25 @@ export function createRedisApi(options: RedisApiOptions): RedisApi {
         await tenants.count()
         return { ok: true, value: false }
       }),
-    reset: () => orUnavailable(() => (tenants === undefined ? store.replace(fixture) : tenants.renewAll())),
+    reset: () =>
+      orUnavailable(async () => {
+        await scopes.clear(undefined)
+        return tenants === undefined ? store.replace(fixture) : tenants.renewAll()
+      }),
     isolated: tenants !== undefined,
     storeOf: (token) => orUnavailable(() => storeFor(token)),
     resetKey: (token) =>
-      orUnavailable(() => (tenants === undefined ? store.replace(fixture) : tenants.renew(token))),
+      orUnavailable(async () => {
+        if (tenants === undefined) {
+          await scopes.clear(undefined)
+          return store.replace(fixture)
+        }
+        const renewed = await tenants.renew(token)
+        if (!renewed.ok) return renewed
+        await scopes.clear(renewed.value.label)
+        return { ok: true, value: undefined }
+      }),
+    scopes,
   }
 }
 
@@ -148,17 +132,6 @@ async function loadOnce(connection: RedisConnection, started: string, store: Red
   if (!loaded.ok) return loaded
   await connection.command(['SET', started, '1'])
   return { ok: true, value: true }
-}
-
-/** The API's answer held back by `--latency`, as in memory: every answer but a preflight. */
-function delayed(reply: Reply, latency: RedisApiOptions['latency']): Reply {
-  const delayMs = latency === undefined ? 0 : pickDelay(latency.latency, latency.random)
-  return delayMs === 0 ? reply : { ...reply, delayMs }
-}
-
-/** The 503 of a request whose store did not answer. */
-export function storeUnavailable(error: RedisUnavailable): ApiError {
-  return apiError('store_unavailable', `${error.message} Try again: a creation that got this answer may or may not have been stored.`, { 'retry-after': '1' })
 }
 
 /** `work`'s result, or the 503 of a store that did not answer. */

@@ -1,6 +1,6 @@
 import type { AnimalGenerator } from '../fake/assemble-fake.js'
 import { seedStopped } from '../fake/assemble-fake.js'
-import { CONTROL_BASE, CONTROL_BODY_LIMITS, type Control, credentialCheck, findRoute, idOf, readJson, readJsonBytes, routeFinder, snapshotBodyLimit } from '../fake/control.js'
+import { CONTROL_BASE, type Control, controlBodyLimit, credentialCheck, findRoute, idOf, readForcedRule, readJson, readJsonBytes, readLatency, routeFinder, ruleNotFound, snapshotBodyLimit } from '../fake/control.js'
 import { joinFixture } from '../fake/fixture.js'
 import { parseSeedRequest } from '../fake/seed-request.js'
 import { invalidSnapshot, parseSnapshotGradually } from '../fake/snapshot.js'
@@ -11,7 +11,9 @@ import { constantFields, JSON_TYPE, type PlainRequest, type PlainResponse, type 
 import type { Int64 } from '../spec/animals-service.js'
 import { RedisUnavailable } from './connection.js'
 import type { RedisAnimals } from './redis-animals.js'
-import { type RedisApi, storeUnavailable } from './redis-api.js'
+import type { RedisApi } from './redis-api.js'
+import { storeUnavailable } from './redis-responder.js'
+import { EVERY_STORE } from './redis-scopes.js'
 
 /** Options of `createRedisControl`. */
 export type RedisControlOptions = {
@@ -30,14 +32,14 @@ export type RedisControlOptions = {
 /** Which store a control request acts on: a key's (the shared one without isolation), or every store under isolation. */
 type Target = { readonly token: string | undefined }
 
-type RedisRoute = (request: PlainRequest, target: Target, options: RedisControlOptions) => Promise<PlainResponse>
+type RedisRoute = (request: PlainRequest, target: Target, options: RedisControlOptions, id: string) => Promise<PlainResponse>
 
 /** Animals generated and created per script while seeding: one step of Redis's, a few milliseconds. */
 const SEED_CHUNK = 1000
 
 const CONTROL_JSON = constantFields({ 'content-type': JSON_TYPE })
 
-// The controls that act on the animals: the others keep their state in one process (issue 49).
+// The controls whose state is in Redis: the journal and the store pages are still kept in one process (issue 49).
 const ROUTES: Readonly<Record<string, RedisRoute>> = {
   'GET /': (_request, target, options) => summary(target, options),
   'POST /reset': async (_request, target, options) => {
@@ -72,6 +74,19 @@ const ROUTES: Readonly<Record<string, RedisRoute>> = {
     orThrow(await store.replace(pets.value))
     return json(200, { animals: await store.size() })
   },
+  'GET /forced': async (_request, target, { api }) => json(200, { rules: await api.scopes.list(await scopeOf(target, api)) }),
+  'POST /forced': async (request, target, { api }) => json(201, await api.scopes.add((await scopeOf(target, api)) ?? EVERY_STORE, readForcedRule(request))),
+  'DELETE /forced': async (_request, target, { api }) => {
+    await api.scopes.remove(await scopeOf(target, api))
+    return noContent()
+  },
+  'DELETE /forced/:id': async (_request, target, { api }, id) => ((await api.scopes.remove(await scopeOf(target, api), Number(id))) ? noContent() : ruleNotFound(id)),
+  'GET /latency': async (_request, target, { api }) => json(200, await api.scopes.latency((await scopeOf(target, api)) ?? EVERY_STORE)),
+  'PUT /latency': async (request, target, { api }) => {
+    const scope = (await scopeOf(target, api)) ?? EVERY_STORE
+    await api.scopes.setLatency(scope, readLatency(request))
+    return json(200, await api.scopes.latency(scope))
+  },
 }
 
 const findRedisRoute = routeFinder(ROUTES)
@@ -79,8 +94,8 @@ const findRedisRoute = routeFinder(ROUTES)
 /**
  * The control API of `serve --store`: reset, seed and snapshot export and import, acting on the
  * store in Redis that every replica shares (under isolation, the store of the key sent, or with no
- * key every store for reset). The controls of forced rules, latency and the journal answer 404
- * saying they are not kept with --store yet. Guarded as the in-memory control API is.
+ * key every store for reset), and forced rules and latency, which every replica reads. The controls
+ * of the journal and the store pages answer 404 saying they are not kept with --store yet. Guarded as the in-memory control API is.
  */
 export function createRedisControl(options: RedisControlOptions): Control {
   const refuseCredential = credentialCheck(options.token, options.keys)
@@ -99,9 +114,7 @@ export function createRedisControl(options: RedisControlOptions): Control {
     admit(request) {
       return refuseCredential(request) ?? refusalOf(request.method, request.path === '' ? '/' : request.path)
     },
-    bodyLimit(method, path) {
-      return method === 'PUT' && path === '/snapshot' ? snapshotLimit : CONTROL_BODY_LIMITS.small
-    },
+    bodyLimit: (method, path) => controlBodyLimit(method, path, snapshotLimit),
     async handle(request) {
       const refused = refuseCredential(request) ?? refusalOf(request.method, request.path === '' ? '/' : request.path)
       if (refused !== undefined) return refused
@@ -110,7 +123,7 @@ export function createRedisControl(options: RedisControlOptions): Control {
       const found = findRedisRoute(request.method, request.path === '' ? '/' : request.path)
       if (!('handler' in found)) return found.refusal
       try {
-        return await found.handler(request, target.value, options)
+        return await found.handler(request, target.value, options, found.id)
       } catch (error) {
         if (error instanceof FakeInputError) return toErrorResponse(error.apiError)
         if (error instanceof RedisUnavailable) return toErrorResponse(storeUnavailable(error))
@@ -125,7 +138,7 @@ function refusalOf(method: string, path: string): PlainResponse | undefined {
   const found = findRedisRoute(method, path)
   if ('handler' in found) return undefined
   if ('handler' in findRoute(method, path)) {
-    return toErrorResponse(apiError('route_not_found', `${method} ${CONTROL_BASE}${path} is not served with --store yet: forced rules, latency, the journal and the store pages are kept in one process, not in Redis.`))
+    return toErrorResponse(apiError('route_not_found', `${method} ${CONTROL_BASE}${path} is not served with --store yet: the journal and the store pages are kept in one process, not in Redis.`))
   }
   return found.refusal
 }
@@ -137,10 +150,24 @@ async function namedStore(target: Target, api: RedisApi): Promise<RedisAnimals> 
   return api.store
 }
 
-/** The control API's summary: the animals of the store named (null for every store under isolation); no journal or forced rule is kept with --store. */
+/**
+ * The scope of forced rules and latency a control request acts on, as in memory: the one store's
+ * without isolation; under isolation the store of the key sent, or every store (`undefined`) without one.
+ */
+async function scopeOf(target: Target, api: RedisApi): Promise<string | undefined> {
+  if (!api.isolated) return api.store.label
+  return target.token === undefined ? undefined : (await namedStore(target, api)).label
+}
+
+/** The control API's summary: the animals of the store named (null for every store under isolation) and its forced rules; no journal is kept with --store yet. */
 async function summary(target: Target, options: RedisControlOptions): Promise<PlainResponse> {
   const animals = target.token === undefined && options.api.isolated ? null : await (await namedStore(target, options.api)).size()
-  return json(200, { animals, journal: 0, forcedRules: 0 })
+  const rules = await options.api.scopes.list(await scopeOf(target, options.api))
+  return json(200, { animals, journal: 0, forcedRules: rules.length })
+}
+
+function noContent(): PlainResponse {
+  return { status: 204, headers: {} }
 }
 
 function json(status: number, value: unknown): PlainResponse {

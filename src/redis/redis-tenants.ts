@@ -22,6 +22,8 @@ export type RedisTenantsOptions = {
   /** A store unused this long, by any replica, is dropped. */
   readonly idleMs: number
   readonly now: () => number
+  /** Called after a store is dropped for being idle, with its label. */
+  readonly onDrop?: (label: string) => Promise<void>
 }
 
 /** One store per bearer key in Redis (`--isolate`), the same for every replica, known by a label that is not the key. */
@@ -33,8 +35,8 @@ export type RedisTenants = {
    * id answered 201 is handed out again); a store dropped meanwhile stays dropped.
    */
   renewAll(): Promise<Result<void, ApiError>>
-  /** A key's store back to the fixture (made from it if it had none), ids going on. */
-  renew(token: string): Promise<Result<void, ApiError>>
+  /** A key's store back to the fixture (made from it if it had none), ids going on; the store renewed. */
+  renew(token: string): Promise<Result<RedisAnimals, ApiError>>
   /** How many stores are in use. */
   count(): Promise<number>
 }
@@ -82,7 +84,10 @@ export function redisTenants(options: RedisTenantsOptions): RedisTenants {
     nextSweep = at + Math.min(idleMs, 60_000)
     const idle = (await call.command(['ZRANGE', stores, '-inf', String(at - idleMs), 'BYSCORE'])) as string[]
     for (const label of idle) {
-      if (await storeOf(label).drop(at - idleMs)) known.delete(label)
+      if (await storeOf(label).drop(at - idleMs)) {
+        known.delete(label)
+        await options.onDrop?.(label)
+      }
     }
   }
 
@@ -122,7 +127,9 @@ export function redisTenants(options: RedisTenantsOptions): RedisTenants {
     },
     async renew(token) {
       const found = await tenants.forToken(token)
-      return found.ok ? found.value.renew(fixture, now()) : found
+      if (!found.ok) return found
+      const renewed = await found.value.renew(fixture, now())
+      return renewed.ok ? found : renewed
     },
     async count() {
       return Number(await call.command(['ZCARD', stores]))

@@ -109,8 +109,8 @@ describe.skipIf(!hasRedis)('the API over a store in Redis', () => {
       }
       // A reset or a start meanwhile says so, and changes nothing.
       for (const result of [await apis[0]?.reset(), await apis[1]?.start()]) expect(result).toMatchObject({ ok: false, error: { code: 'store_unavailable' } })
-      // What needs no store is answered as ever.
-      expect((await client.authed('/pets', { query: 'limit=0' })).status).toBe(400)
+      // A bad request too: a forced rule kept in Redis may answer it. Only a request without its key is answered without Redis.
+      expect((await client.authed('/pets', { query: 'limit=0' })).status).toBe(503)
       expect((await client.call('/pets', { headers: { authorization: '' } })).status).toBe(401)
     } finally {
       await redis.restart()

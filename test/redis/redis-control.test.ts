@@ -110,7 +110,7 @@ describe.skipIf(!hasRedis)('the control API over a store in Redis', () => {
     expect((await guarded.control(0, '/snapshot')).status).toBe(200)
     const journal = await open.control(1, '/journal')
     expect(journal.status).toBe(404)
-    expect(await journal.json()).toMatchObject({ code: 'route_not_found', message: 'GET /__control/journal is not served with --store yet: forced rules, latency, the journal and the store pages are kept in one process, not in Redis.' })
+    expect(await journal.json()).toMatchObject({ code: 'route_not_found', message: 'GET /__control/journal is not served with --store yet: the journal and the store pages are kept in one process, not in Redis.' })
     const wrongMethod = await open.control(1, '/snapshot', { method: 'DELETE' })
     expect(wrongMethod.status).toBe(405)
     expect(wrongMethod.headers.get('allow')).toBe('GET, PUT')
@@ -186,12 +186,13 @@ describe.skipIf(!hasRedis)('the control API over a store in Redis', () => {
   })
 
   it('answers 503 store_unavailable for each control while Redis is down, over the shared store and a key\'s own', async () => {
+    const BODIES: Readonly<Record<string, string>> = { 'POST /seed': '{"count":1}', 'POST /forced': '{"status":503}', 'PUT /latency': '{"ms":1}' }
     const setups = [await replicas(), await replicas({ isolate: true })]
     await harness.redis().stop()
     try {
       for (const { control } of setups) {
-        for (const [path, method] of [['/seed', 'POST'], ['/snapshot', 'GET'], ['/', 'GET'], ['/reset', 'POST']] as const) {
-          const down = await control(0, path, { method, ...(setups[0]?.control === control ? {} : { key: 'team' }), ...(path === '/seed' ? { body: '{"count":1}' } : {}) })
+        for (const [path, method] of [['/seed', 'POST'], ['/snapshot', 'GET'], ['/', 'GET'], ['/reset', 'POST'], ['/forced', 'GET'], ['/forced', 'POST'], ['/forced', 'DELETE'], ['/forced/1', 'DELETE'], ['/latency', 'GET'], ['/latency', 'PUT']] as const) {
+          const down = await control(0, path, { method, ...(setups[0]?.control === control ? {} : { key: 'team' }), ...(BODIES[`${method} ${path}`] === undefined ? {} : { body: BODIES[`${method} ${path}`] }) })
           expect(down.status, path).toBe(503)
           expect(await down.json()).toMatchObject({ code: 'store_unavailable' })
         }

@@ -84,7 +84,7 @@ describe.skipIf(!runs)('three serve --store replicas over one Redis behind nginx
     for (const banner of banners.slice(1)) expect(banner).toContain(`  animals: ${FIXTURE_SIZE} from the store as the replicas left it\n  store:   ${redis.url}, shared by every replica (--store)\n`)
     for (const [i, banner] of banners.entries()) {
       expect(banner).toContain('  dashboard: disabled (not yet with --store)\n')
-      expect(banner).toContain(`  control: ${new URL(replicas[i]?.stdout().match(/listening on (\S+)/)?.[1] ?? '').origin}/__control: reset, seed, snapshot\n`)
+      expect(banner).toContain(`  control: ${new URL(replicas[i]?.stdout().match(/listening on (\S+)/)?.[1] ?? '').origin}/__control: reset, seed, snapshot, forced, latency\n`)
     }
   })
 
@@ -100,6 +100,28 @@ describe.skipIf(!runs)('three serve --store replicas over one Redis behind nginx
     expect(await (await control('/snapshot')).text()).toBe(snapshot)
     expect(await (await control('/reset', { method: 'POST' })).json()).toEqual({ animals: FIXTURE_SIZE, journal: 0, forcedRules: 0 })
     for (let i = 0; i < 3; i++) expect(((await (await call('ops', '/pets?limit=100')).json()) as Pet[]).length).toBe(FIXTURE_SIZE)
+  })
+
+  it('forces answers set through the balancer on whichever replica answers, a rule with times counted across them, and holds every answer back by the latency set', async () => {
+    const control = (path: string, init: RequestInit = {}) => fetch(`${balancer}/__control${path}`, { ...init, headers: { authorization: 'Bearer ops', 'content-type': 'application/json' } })
+    expect((await control('/forced', { method: 'POST', body: JSON.stringify({ method: 'GET', path: '/pets', status: 503, times: 4 }) })).status).toBe(201)
+    // Seven list requests, nginx sending each to the next replica: the first four get the rule, once each.
+    const statuses: number[] = []
+    for (let i = 0; i < 7; i++) statuses.push((await call('ops', '/pets?limit=1')).status)
+    expect(statuses).toEqual([503, 503, 503, 503, 200, 200, 200])
+    expect(await (await control('/forced')).json()).toEqual({ rules: [] })
+    expect((await control('/latency', { method: 'PUT', body: JSON.stringify({ ms: 300 }) })).status).toBe(200)
+    try {
+      for (let i = 0; i < 3; i++) {
+        const started = performance.now()
+        expect((await call('ops', '/pets?limit=1')).status).toBe(200)
+        // A lower bound, not a timed test: each replica held its answer back at least the latency set through another.
+        expect(performance.now() - started).toBeGreaterThanOrEqual(295)
+      }
+    } finally {
+      expect(await (await control('/reset', { method: 'POST' })).json()).toEqual({ animals: FIXTURE_SIZE, journal: 0, forcedRules: 0 })
+    }
+    expect(await (await control('/latency')).json()).toEqual({})
   })
 
   it('runs six teams at once, each team\'s checks passing through whichever replica answers', async () => {

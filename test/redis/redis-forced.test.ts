@@ -1,0 +1,279 @@
+import { describe, expect, it } from 'vitest'
+import { createControl } from '../../src/fake/control.js'
+import { MAX_FORCED_RULES } from '../../src/fake/forced.js'
+import { NO_LATENCY } from '../../src/fake/latency.js'
+import { nextTurn } from '../../src/fake/next-turn.js'
+import type { RedisConnection } from '../../src/redis/connection.js'
+import { createRedisApi, type RedisApi } from '../../src/redis/redis-api.js'
+import { createRedisControl } from '../../src/redis/redis-control.js'
+import { generateLazily } from '../../src/seed/generate-lazily.js'
+import { createKeyPolicy } from '../../src/service/auth.js'
+import { type Handler, isDropped, type PlainRequest, type Reply } from '../../src/service/http.js'
+import type { Pet } from '../../src/spec/animals-service.js'
+import { createTestFake, plainRequest } from '../support/core-fake.js'
+import { useRedis } from '../support/redis-harness.js'
+import { hasRedis } from '../support/redis-server.js'
+
+const pets: Pet[] = [
+  { id: 1, name: 'Rex', categoryId: 1, status: 'available' },
+  { id: 2, name: 'Tom', categoryId: 2, status: 'sold' },
+  { id: 3, name: 'Kit', categoryId: 2 },
+]
+const KEY = 'team-a'
+const OTHER = 'team-b'
+const START = Date.UTC(2026, 0, 1)
+
+/** One request of a scenario: to the control API or to the animals API, with a key (`null`: none). */
+type Step = { readonly to: 'control' | 'api'; readonly method?: string; readonly path: string; readonly search?: string; readonly body?: unknown; readonly key?: string | null; readonly prefer?: string }
+
+/** What a step got, as both implementations must give it: labels of stores named by their first appearance. */
+type Outcome = { readonly status: number | 'dropped'; readonly headers?: Readonly<Record<string, string>>; readonly body?: unknown; readonly delayMs: number }
+
+function requestOf(step: Step): PlainRequest {
+  const headers: Record<string, string> = {}
+  const key = step.key === undefined ? KEY : step.key
+  if (key !== null) headers.authorization = `Bearer ${key}`
+  if (step.prefer !== undefined) headers.prefer = step.prefer
+  if (step.body !== undefined) headers['content-type'] = 'application/json'
+  return plainRequest({
+    method: step.method ?? 'GET',
+    basePath: step.to === 'control' ? '/__control' : '/v1',
+    path: step.path,
+    search: step.search ?? '',
+    headers,
+    body: step.body === undefined ? undefined : new TextEncoder().encode(JSON.stringify(step.body)),
+  })
+}
+
+/** An outcome without the summary's journal count: the journal is not kept in Redis yet, and says 0. */
+function withoutJournal(outcome: Outcome | undefined): Outcome | undefined {
+  if (typeof outcome?.body !== 'object' || outcome.body === null || !('journal' in outcome.body)) return outcome
+  const { journal: _journal, ...body } = outcome.body
+  return { ...outcome, body }
+}
+
+/** Runs `steps` in order, each through `handlers[i % handlers.length]` (replicas in turn), and says what each got. */
+async function run(steps: readonly Step[], replicas: readonly { readonly api: Handler; readonly control: Handler }[]): Promise<Outcome[]> {
+  const labels = new Map<string, string>()
+  const named = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(named)
+    if (typeof value !== 'object' || value === null) return value
+    return Object.fromEntries(
+      Object.entries(value).map(([field, inner]) => {
+        if (field !== 'tenant' || typeof inner !== 'string') return [field, named(inner)]
+        if (!labels.has(inner)) labels.set(inner, `store-${labels.size + 1}`)
+        return [field, labels.get(inner)]
+      }),
+    )
+  }
+  const outcomes: Outcome[] = []
+  for (const [index, step] of steps.entries()) {
+    const replica = replicas[index % replicas.length]
+    if (replica === undefined) throw new Error('no replica')
+    const reply: Reply = await (step.to === 'control' ? replica.control : replica.api).handle(requestOf(step))
+    if (isDropped(reply)) {
+      outcomes.push({ status: 'dropped', delayMs: reply.delayMs ?? 0 })
+      continue
+    }
+    const text = typeof reply.body === 'string' ? reply.body : reply.body === undefined ? '' : new TextDecoder().decode(reply.body)
+    outcomes.push({ status: reply.status, headers: { ...reply.headers }, body: text === '' ? undefined : named(JSON.parse(text)), delayMs: reply.delayMs ?? 0 })
+  }
+  return outcomes
+}
+
+const rule = (body: unknown, key?: string | null): Step => ({ to: 'control', method: 'POST', path: '/forced', body, ...(key === undefined ? {} : { key }) })
+const api = (path: string, fields: Partial<Step> = {}): Step => ({ to: 'api', path, ...fields })
+const control = (path: string, fields: Partial<Step> = {}): Step => ({ to: 'control', path, ...fields })
+
+/** Forced rules and latency set through one replica, met through the other: as the in-memory fake answers. */
+const SHARED_STEPS: readonly Step[] = [
+  rule({ method: 'get', path: '/pets', status: 503, times: 2 }),
+  control('/forced'),
+  api('/pets', { search: 'limit=1' }),
+  control('/forced'),
+  api('/pets', { search: 'limit=1' }),
+  control('/forced'),
+  api('/pets', { search: 'limit=1' }),
+  rule({ path: '/pets/*', delayMs: 40 }),
+  api('/pets/1'),
+  api('/pets/abc'),
+  api('/pets/1', { method: 'HEAD' }),
+  rule({ method: 'POST', drop: true, delayMs: 5 }),
+  api('/pets', { method: 'POST', body: { name: 'Dropped', categoryId: 1 } }),
+  api('/pets', { search: 'limit=100' }),
+  control('/forced/2', { method: 'DELETE' }),
+  control('/forced/2', { method: 'DELETE' }),
+  control('/latency', { method: 'PUT', body: { ms: 25 } }),
+  control('/latency'),
+  api('/pets/1'),
+  api('/pets', { method: 'POST', body: { name: 'Dropped again', categoryId: 1 } }),
+  control('/latency', { method: 'PUT', body: { minMs: 10, maxMs: 20 } }),
+  api('/pets/2'),
+  control('/'),
+  control('/forced', { method: 'DELETE' }),
+  control('/'),
+  api('/pets', { method: 'POST', body: { name: 'Kept', categoryId: 1 } }),
+  rule({ status: 418, code: 'teapot', message: 'Short and stout.' }),
+  api('/pets/3'),
+  api('/nothing'),
+  // A request's own Prefer comes before every rule.
+  api('/pets', { search: 'limit=1', prefer: 'code=200' }),
+  api('/pets', { search: 'limit=1', prefer: 'code=500' }),
+  rule({ status: 503, stauts: 1 }),
+  control('/latency', { method: 'PUT', body: { ms: -1 } }),
+  control('/forced'),
+  control('/reset', { method: 'POST' }),
+  control('/forced'),
+  control('/latency'),
+  api('/pets', { search: 'limit=100' }),
+]
+
+/** Under isolation: each key's rules and latency its own, those set without a key every store's. */
+const ISOLATED_STEPS: readonly Step[] = [
+  rule({ status: 500 }, KEY),
+  api('/pets', { key: OTHER }),
+  api('/pets', { key: KEY }),
+  rule({ status: 502, path: '/pets/*' }, null),
+  api('/pets/1', { key: KEY }),
+  api('/pets/1', { key: OTHER }),
+  control('/forced', { key: OTHER }),
+  control('/forced', { key: KEY }),
+  control('/forced', { key: null }),
+  control('/forced/1', { method: 'DELETE', key: OTHER }),
+  control('/forced/1', { method: 'DELETE', key: KEY }),
+  api('/pets/1', { key: KEY }),
+  control('/latency', { method: 'PUT', body: { ms: 30 }, key: KEY }),
+  api('/pets', { key: KEY }),
+  api('/pets', { key: OTHER }),
+  control('/latency', { key: KEY }),
+  control('/latency', { key: OTHER }),
+  control('/latency', { method: 'PUT', body: { ms: 5 }, key: null }),
+  api('/pets', { key: KEY }),
+  control('/latency', { key: KEY }),
+  rule({ status: 409, times: 1 }, OTHER),
+  control('/', { key: OTHER }),
+  control('/reset', { method: 'POST', key: OTHER }),
+  control('/forced', { key: null }),
+  api('/pets', { key: OTHER }),
+  control('/forced', { method: 'DELETE', key: null }),
+  control('/forced', { key: null }),
+  api('/pets/1', { key: OTHER }),
+]
+
+describe.skipIf(!hasRedis)('forced rules and latency in Redis', () => {
+  const harness = useRedis()
+  let prefixes = 0
+
+  async function redisReplicas(options: { isolate?: boolean; wrap?: (connection: RedisConnection) => RedisConnection } = {}) {
+    const prefix = `f${++prefixes}:`
+    const keys = createKeyPolicy([])
+    const replicas: { api: RedisApi; control: Handler }[] = []
+    for (let replica = 0; replica < 2; replica++) {
+      const connected = await harness.connect()
+      const connection = options.wrap?.(connected) ?? connected
+      const isolate = options.isolate === true ? { isolate: { secret: 's'.repeat(32), maxStores: 100, idleMs: 60_000, now: () => START } } : {}
+      const redisApi = createRedisApi({ connection, prefix, keys, maxAnimals: 1_000_000, prefer: true, fixture: pets, latency: { latency: NO_LATENCY, random: () => 0.5 }, ...isolate })
+      expect((await redisApi.start()).ok).toBe(true)
+      replicas.push({ api: redisApi, control: createRedisControl({ api: redisApi, keys, maxAnimals: 1_000_000, generate: generateLazily, random: () => 0.5, pause: nextTurn }) })
+    }
+    return replicas
+  }
+
+  function inMemory(isolate: boolean) {
+    const fake = createTestFake({ pets, isolate }, START)
+    return [{ api: fake, control: createControl({ fake }) }]
+  }
+
+  it('answers each step of forced rules and latency as the in-memory fake does, set through one replica and met through the other', async () => {
+    const expected = await run(SHARED_STEPS, inMemory(false))
+    const got = await run(SHARED_STEPS, await redisReplicas())
+    for (const [index, step] of SHARED_STEPS.entries()) expect(withoutJournal(got[index]), `step ${index}: ${JSON.stringify(step)}`).toEqual(withoutJournal(expected[index]))
+    // The scenario meets what it is about: a forced answer, a delay, a drop, latency, a refusal, and a rule that ran out.
+    expect(expected.map((outcome) => outcome.status)).toEqual(expect.arrayContaining([503, 'dropped', 418, 400, 404, 204, 201]))
+    expect(expected[8]?.delayMs).toBe(40)
+    expect(expected[21]?.delayMs).toBe(15)
+  })
+
+  it('keeps each key its own rules and latency under isolation, and those set without a key for every store, as in memory', async () => {
+    const expected = await run(ISOLATED_STEPS, inMemory(true))
+    const got = await run(ISOLATED_STEPS, await redisReplicas({ isolate: true }))
+    for (const [index, step] of ISOLATED_STEPS.entries()) expect(withoutJournal(got[index]), `step ${index}: ${JSON.stringify(step)}`).toEqual(withoutJournal(expected[index]))
+    expect(expected[1]?.status).toBe(200)
+    expect(expected[2]?.status).toBe(500)
+    expect(expected[5]?.status).toBe(502)
+  })
+
+  it(`refuses the rule past ${MAX_FORCED_RULES} in a scope with 507 rules_full, as in memory, and takes one again once a rule goes`, async () => {
+    const steps = [...Array.from({ length: MAX_FORCED_RULES + 1 }, () => rule({ status: 500, path: '/nowhere' })), control('/forced/1', { method: 'DELETE' }), rule({ status: 501, path: '/nowhere' })]
+    const got = await run(steps, await redisReplicas())
+    const expected = await run(steps, inMemory(false))
+    expect(got.at(-3)).toEqual(expected.at(-3))
+    expect(got.at(-3)).toMatchObject({ status: 507, body: { code: 'rules_full' } })
+    expect(got.slice(-2).map((outcome) => outcome.status)).toEqual([204, 201])
+  })
+
+  it('counts a rule with times across replicas in one atomic step: of 40 requests at once through two replicas, exactly 10 get it', async () => {
+    const replicas = await redisReplicas()
+    await run([rule({ status: 503, times: 10 })], replicas)
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => replicas[i % 2]?.api.handle(requestOf(api('/pets', { search: 'limit=1' })))))
+    const statuses = answers.map((reply) => (reply === undefined || isDropped(reply) ? 0 : reply.status))
+    expect(statuses.filter((status) => status === 503)).toHaveLength(10)
+    expect(statuses.filter((status) => status === 200)).toHaveLength(30)
+  })
+
+  it('starts a request again on rules read afresh each time they changed under it, and answers 503 after the fifth time in a row', async () => {
+    // A wrapped connection moves the version on before each of the first `changes` scripts a request runs: another replica changing a rule each time.
+    for (const [changes, status] of [[4, 200], [5, 503]] as const) {
+      let left = 0
+      const [replica] = await redisReplicas({
+        wrap: (connection) => ({
+          ...connection,
+          async script(source, keys, args) {
+            if (left > 0 && keys.at(-1)?.endsWith(':control') === true && source.includes('ZRANGE')) {
+              left -= 1
+              await connection.command(['INCR', keys.at(-1) as string])
+            }
+            return connection.script(source, keys, args)
+          },
+        }),
+      })
+      await replica?.api.handle(requestOf(api('/pets')))
+      left = changes
+      const reply = await replica?.api.handle(requestOf(api('/pets', { search: 'limit=1' })))
+      expect(reply !== undefined && !isDropped(reply) && reply.status, `${changes} changes`).toBe(status)
+      if (status === 503) expect(JSON.parse(String(reply !== undefined && !isDropped(reply) && reply.body))).toMatchObject({ code: 'store_unavailable', message: 'The forced rules or latency changed during this request. It changed 5 times in a row: try again.' })
+      expect(left).toBe(0)
+    }
+  })
+
+  it('refuses a rule past 10,000 in every store together with 507, naming that bound', async () => {
+    const replicas = await redisReplicas()
+    const counted = await harness.connect()
+    const prefix = `f${prefixes}:`
+    await counted.command(['SET', `${prefix}forced:count`, '9999'])
+    const [last, past] = await run([rule({ status: 500 }), rule({ status: 500 })], replicas)
+    expect(last?.status).toBe(201)
+    expect(past).toMatchObject({ status: 507, body: { code: 'rules_full', message: 'At most 10000 forced rules can be in force in every store together; remove some first.' } })
+    // A rule removed makes room again.
+    expect((await run([control('/forced', { method: 'DELETE' }), rule({ status: 500 })], replicas)).map((outcome) => outcome.status)).toEqual([204, 201])
+    expect(await counted.command(['GET', `${prefix}forced:count`])).toBe('10000')
+  })
+
+  it('drops the rules and latency of a store dropped for being idle, giving its room back', async () => {
+    let clock = START
+    const prefix = `f${++prefixes}:`
+    const keys = createKeyPolicy([])
+    const connection = await harness.connect()
+    const redisApi = createRedisApi({ connection, prefix, keys, maxAnimals: 1_000_000, prefer: true, fixture: pets, isolate: { secret: 's'.repeat(32), maxStores: 100, idleMs: 60_000, now: () => clock } })
+    const replica = { api: redisApi, control: createRedisControl({ api: redisApi, keys, maxAnimals: 1_000_000, generate: generateLazily, random: () => 0.5, pause: nextTurn }) }
+    await run([rule({ status: 500 }, KEY), control('/latency', { method: 'PUT', body: { ms: 50 }, key: KEY }), rule({ status: 501 }, null)], [replica])
+    expect(await connection.command(['GET', `${prefix}forced:count`])).toBe('2')
+    clock += 60_000
+    const [other, rules, mine] = await run([api('/pets', { key: OTHER }), control('/forced', { key: null }), api('/pets', { key: KEY })], [replica])
+    expect(other?.status).toBe(501)
+    expect(rules?.body).toEqual({ rules: [{ id: 2, tenant: null, status: 501 }] })
+    expect(await connection.command(['GET', `${prefix}forced:count`])).toBe('1')
+    // Made again from the fixture, the key's store has no rule and no latency of its own left.
+    expect(mine).toMatchObject({ status: 501, delayMs: 0 })
+  })
+})
