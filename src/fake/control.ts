@@ -4,7 +4,7 @@ import type { Controls, Fake, StoreControls } from './assemble-fake.js'
 import { joinFixture } from './fixture.js'
 import { type ForcedRuleSpec, parseForcedRule } from './forced.js'
 import { type ConstantFields, constantFields, fail, JSON_TYPE, ok, type PlainRequest, type PlainResponse, type Result } from '../service/http.js'
-import type { JournalFilter } from './journal.js'
+import type { JournalFilter, JournalPage } from './journal.js'
 import { isJsonContentType, parseJsonBody } from '../service/json-body.js'
 import { type Latency, parseLatency, toLatencySpec } from './latency.js'
 import { parseSeedRequest } from './seed-request.js'
@@ -116,10 +116,7 @@ const ROUTES: Readonly<Record<string, Route>> = {
     const text = JSON.stringify({ ...head.summary, limit: query.limit, counts })
     return { status: 200, headers: CONTROL_JSON, body: `${text.slice(0, -1)},"animals":[${head.texts.join(',')}]}` }
   },
-  'GET /journal': async (request, scope) => {
-    const { texts, next, more, total } = await scope.controls.journalPage(orThrow(parseJournalFilter(new URLSearchParams(request.search))))
-    return { status: 200, headers: CONTROL_JSON, body: `{"entries":[${texts.join(',')}],"next":${next},"more":${more},"total":${total}}` }
-  },
+  'GET /journal': async (request, scope) => journalPageResponse(await scope.controls.journalPage(readJournalFilter(request))),
   'DELETE /journal': (_request, scope) => {
     scope.controls.clearJournal()
     return noContent()
@@ -306,6 +303,16 @@ export function readJsonBytes(request: PlainRequest, expected: string): Uint8Arr
 export const JOURNAL_PAGE = { default: 100, max: 1000 } as const
 
 const JOURNAL_NUMBERS = { status: [100, 599], since: [0, Number.MAX_SAFE_INTEGER], limit: [1, JOURNAL_PAGE.max] } as const
+
+/** The journal filter of a request's query; a `FakeInputError` (400) for an unknown or bad parameter. */
+export function readJournalFilter(request: PlainRequest): JournalFilter {
+  return orThrow(parseJournalFilter(new URLSearchParams(request.search)))
+}
+
+/** `GET /journal`'s answer: the page's entries as they were serialised, and where it stands. */
+export function journalPageResponse({ texts, next, more, total }: JournalPage): PlainResponse {
+  return { status: 200, headers: CONTROL_JSON, body: `{"entries":[${texts.join(',')}],"next":${next},"more":${more},"total":${total}}` }
+}
 
 function parseJournalFilter(query: URLSearchParams): Result<JournalFilter, ApiError> {
   const filter: Record<string, string | number> = {}

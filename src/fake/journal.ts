@@ -77,6 +77,9 @@ export type Journal = {
   release(): void
 }
 
+/** How many requests each store's journal keeps unless told otherwise. */
+export const JOURNAL_SIZE = 1000
+
 /** Bodies are kept up to this many bytes (a request's) or characters (an answer's): enough to see what was sent. */
 export const BODY_LIMIT = 4096
 
@@ -152,7 +155,7 @@ const storedOf = new WeakMap<Journal, () => readonly Stored[]>()
  * Recording stores references and copies at most `BODY_LIMIT` bytes; headers and query are
  * redacted only when entries are read.
  */
-export function createJournal(asked = 1000, pool: JournalPool = createJournalPool()): Journal {
+export function createJournal(asked = JOURNAL_SIZE, pool: JournalPool = createJournalPool()): Journal {
   // A capacity that is not a whole number keeps as many as its whole part; 0 keeps none.
   const capacity = Math.max(0, Math.floor(asked))
   const ring = createRing<Stored>(capacity)
@@ -318,19 +321,48 @@ export const PAGE_CHUNK = 20
  * entries, so that no read holds the event loop for long.
  */
 export async function readJournalPage(journals: readonly Journal[], filter: JournalFilter, pause: () => Promise<void>): Promise<JournalPage> {
-  const matching = matchingIn(journals, filter)
+  return cutPage(matchingIn(journals, filter), filter, (entry) => JSON.stringify(toEntry(entry)), pause)
+}
+
+/**
+ * The page `filter` asks of the entries matching it (oldest first): its `since` and `limit`, cut
+ * short past `JOURNAL_PAGE_CHARS` of the texts `textOf` gives, pausing every `PAGE_CHUNK` entries.
+ */
+export async function cutPage<T extends { readonly seq: number }>(matching: readonly T[], filter: JournalFilter, textOf: (entry: T) => string, pause: () => Promise<void>): Promise<JournalPage> {
   const chosen = limited(matching, filter)
   const texts: string[] = []
   let chars = 0
   for (const entry of chosen) {
     if (texts.length > 0 && texts.length % PAGE_CHUNK === 0) await pause()
-    const text = JSON.stringify(toEntry(entry))
+    const text = textOf(entry)
     if (texts.length > 0 && chars + text.length > JOURNAL_PAGE_CHARS) break
     texts.push(text)
     chars += text.length
   }
   const last = chosen[texts.length - 1]
   return { texts, next: last?.seq ?? filter.since ?? 0, more: last !== undefined && last !== matching.at(-1), total: matching.length }
+}
+
+/**
+ * One request as the journal shows it, numbered `seq`: what a journal kept elsewhere (in Redis)
+ * stores, scrubbed of credentials before it leaves the process.
+ */
+export function journalEntryOf(record: JournalRecord, seq: number): JournalEntry {
+  const { request, response } = record
+  return toEntry({
+    ...record,
+    seq,
+    method: request.method,
+    basePath: request.basePath,
+    path: request.path,
+    search: request.search,
+    headers: request.headers,
+    body: request.body?.subarray(0, BODY_LIMIT),
+    responseHeaders: response?.headers,
+    responseBody: response?.body,
+    sharedChars: 0,
+    bytes: 0,
+  })
 }
 
 function matchingIn(journals: readonly Journal[], filter: JournalFilter): Stored[] {
@@ -340,7 +372,7 @@ function matchingIn(journals: readonly Journal[], filter: JournalFilter): Stored
   return matching
 }
 
-function limited(matching: Stored[], filter: JournalFilter): Stored[] {
+function limited<T>(matching: readonly T[], filter: JournalFilter): readonly T[] {
   if (filter.limit === undefined) return matching
   return filter.since === undefined ? matching.slice(-filter.limit) : matching.slice(0, filter.limit)
 }
@@ -402,7 +434,8 @@ function copyBytes(bytes: Uint8Array): Uint8Array {
   return new Uint8Array(bytes)
 }
 
-function matches(entry: Stored, filter: JournalFilter): boolean {
+/** Whether an entry is one `filter` asks for (its `limit` aside). */
+export function matches(entry: Pick<Stored, 'method' | 'status' | 'tenant' | 'seq' | 'path' | 'basePath'>, filter: JournalFilter): boolean {
   if (filter.method !== undefined && entry.method !== filter.method.toUpperCase()) return false
   if (filter.status !== undefined && entry.status !== filter.status) return false
   if (filter.tenant !== undefined && entry.tenant !== filter.tenant) return false

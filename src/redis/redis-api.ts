@@ -1,14 +1,16 @@
-import { finishReply, matchRoute, preflight } from '../fake/app.js'
+import { finishReply, matchRoute, preflight, type Route } from '../fake/app.js'
+import { nextTurn } from '../fake/next-turn.js'
 import type { KeyPolicy } from '../service/auth.js'
 import type { ApiError } from '../service/errors.js'
-import type { Handler, Reply, Result } from '../service/http.js'
+import { type Handler, isDropped, type PlainRequest, type Reply, type Result } from '../service/http.js'
 import type { Pet } from '../spec/animals-service.js'
 import { type Latency, NO_LATENCY } from '../fake/latency.js'
 import { type RedisConnection, RedisUnavailable } from './connection.js'
 import { budgetKey, prepareLoad, redisAnimals, type RedisAnimals, type RedisLoad } from './redis-animals.js'
 import { redisTenants } from './redis-tenants.js'
-import { createResponder, storeUnavailable } from './redis-responder.js'
-import { type RedisScopes, redisScopes } from './redis-scopes.js'
+import { type Answered, createResponder, storeUnavailable } from './redis-responder.js'
+import { redisJournal, type RedisJournal } from './redis-journal.js'
+import { EVERY_STORE, type RedisScopes, redisScopes } from './redis-scopes.js'
 
 /** Options of `createRedisApi`. */
 export type RedisApiOptions = {
@@ -24,6 +26,10 @@ export type RedisApiOptions = {
   readonly fixture: readonly Pet[]
   /** One store per bearer key (`--isolate`), each made from the fixture on its key's first request through any replica. */
   readonly isolate?: RedisIsolation
+  /** The time a request arrived, for the journal: `Date.now` unless given. */
+  readonly now?: () => number
+  /** Lets other work run while a journal page is read: `nextTurn` unless given. */
+  readonly pause?: () => Promise<void>
   /**
    * The latency of every API answer until the control API sets another (`--latency`): the same
    * on every replica started with the same option. `random` picks a delay in a range.
@@ -55,6 +61,8 @@ export type RedisApi = Handler & {
   resetKey(token: string): Promise<Result<void, ApiError>>
   /** The forced rules and latencies every replica reads. */
   readonly scopes: RedisScopes
+  /** The requests every replica answered, by scope. */
+  readonly journal: RedisJournal
 }
 
 /** The label of the one store every key shares. */
@@ -65,7 +73,7 @@ export const SHARED_LABEL = 'shared'
  * deprecation headers, from `fake/app.ts`), with each operation performed in Redis. A request
  * Redis does not answer in time gets 503 `store_unavailable`, never a hang. Under isolation each key
  * has a store of its own, the same through every replica (`redis-tenants.ts`). Forced rules and
- * latencies are kept in Redis too (`redis-scopes.ts`); the journal is not yet (issue 49).
+ * latencies are kept in Redis too (`redis-scopes.ts`), and so is the journal (`redis-journal.ts`).
  */
 export function createRedisApi(options: RedisApiOptions): RedisApi {
   const { connection, prefix, keys, maxAnimals } = options
@@ -73,14 +81,20 @@ export function createRedisApi(options: RedisApiOptions): RedisApi {
   const fixture = prepareLoad(options.fixture)
   const scopes = redisScopes({ call: connection, prefix, startLatency: options.latency?.latency ?? NO_LATENCY })
   const random = options.latency?.random ?? Math.random
-  // A store dropped for being idle takes its rules and latency with it, as in memory.
-  const onDrop = (label: string): Promise<void> => scopes.clear(label)
-  const tenants = options.isolate === undefined ? undefined : redisTenants({ call: connection, prefix, maxAnimals, fixture, onDrop, ...options.isolate })
+  const journal = redisJournal({ call: connection, prefix, pause: options.pause ?? nextTurn })
+  // What a test changed besides the animals: a scope's (`undefined`: every scope's) rules, latency and journal.
+  const forget = async (label: string | undefined): Promise<void> => void (await Promise.all([scopes.clear(label), journal.clear(label)]))
+  // A store dropped for being idle takes its rules, latency and journal with it, as in memory.
+  const tenants = options.isolate === undefined ? undefined : redisTenants({ call: connection, prefix, maxAnimals, fixture, onDrop: forget, ...options.isolate })
   const sharedStore = Promise.resolve({ ok: true, value: store } as const)
   const storeFor = (token: string): Promise<Result<RedisAnimals, ApiError>> => (tenants === undefined ? sharedStore : tenants.forToken(token))
   const started = `${prefix}{${SHARED_LABEL}}:started`
 
-  const respond = createResponder({ keys, prefer: options.prefer, scopes, storeFor, random })
+  // The requests no store took (no key, a store refused) belong to the shared store's scope, or under isolation every store's.
+  const unclaimed = tenants === undefined ? SHARED_LABEL : EVERY_STORE
+  const respond = createResponder({ keys, prefer: options.prefer, scopes, storeFor, random, unclaimed })
+  const record = journalRecorder(journal, unclaimed)
+  const now = options.now ?? Date.now
 
   return {
     store,
@@ -92,8 +106,9 @@ export function createRedisApi(options: RedisApiOptions): RedisApi {
     handle(request): Reply | Promise<Reply> {
       const route = matchRoute(request.path)
       if (request.method === 'OPTIONS') return preflight(route, request.headers)
-      const response = respond(route, request)
-      return response instanceof Promise ? response.then((answer) => finishReply(route, request, answer)) : finishReply(route, request, response)
+      const receivedAt = now()
+      const answer = respond(route, request)
+      return answer instanceof Promise ? answer.then((done) => record(route, request, done, receivedAt)) : record(route, request, answer, receivedAt)
     },
     start: () =>
       orUnavailable(async () => {
@@ -104,7 +119,7 @@ export function createRedisApi(options: RedisApiOptions): RedisApi {
       }),
     reset: () =>
       orUnavailable(async () => {
-        await scopes.clear(undefined)
+        await forget(undefined)
         return tenants === undefined ? store.replace(fixture) : tenants.renewAll()
       }),
     isolated: tenants !== undefined,
@@ -112,15 +127,34 @@ export function createRedisApi(options: RedisApiOptions): RedisApi {
     resetKey: (token) =>
       orUnavailable(async () => {
         if (tenants === undefined) {
-          await scopes.clear(undefined)
+          await forget(undefined)
           return store.replace(fixture)
         }
         const renewed = await tenants.renew(token)
         if (!renewed.ok) return renewed
-        await scopes.clear(renewed.value.label)
+        await forget(renewed.value.label)
         return { ok: true, value: undefined }
       }),
     scopes,
+    journal,
+  }
+}
+
+/**
+ * Finishes an answer as in memory (deprecation, HEAD) and keeps it in its store's journal before it
+ * goes out, so that a request answered is read at once through any replica. A journal Redis cannot
+ * keep does not undo the answer: the request was served, its entry is lost.
+ */
+function journalRecorder(journal: RedisJournal, unclaimed: string) {
+  return async (route: Route | undefined, request: PlainRequest, { reply: answer, outcome, label }: Answered, receivedAt: number): Promise<Reply> => {
+    const reply = finishReply(route, request, answer)
+    const dropped = isDropped(reply)
+    try {
+      await journal.record(label ?? unclaimed, { request, receivedAt, tenant: label, status: dropped ? null : reply.status, forced: outcome !== 'answered', outcome, delayMs: reply.delayMs ?? 0, ...(dropped ? {} : { response: reply }) })
+    } catch (error) {
+      if (!(error instanceof RedisUnavailable)) throw error
+    }
+    return reply
   }
 }
 

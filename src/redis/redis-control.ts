@@ -1,6 +1,6 @@
 import type { AnimalGenerator } from '../fake/assemble-fake.js'
 import { seedStopped } from '../fake/assemble-fake.js'
-import { CONTROL_BASE, type Control, controlBodyLimit, credentialCheck, findRoute, idOf, readForcedRule, readJson, readJsonBytes, readLatency, routeFinder, ruleNotFound, snapshotBodyLimit } from '../fake/control.js'
+import { CONTROL_BASE, type Control, controlBodyLimit, credentialCheck, findRoute, idOf, journalPageResponse, readForcedRule, readJournalFilter, readJson, readJsonBytes, readLatency, routeFinder, ruleNotFound, snapshotBodyLimit } from '../fake/control.js'
 import { joinFixture } from '../fake/fixture.js'
 import { parseSeedRequest } from '../fake/seed-request.js'
 import { invalidSnapshot, parseSnapshotGradually } from '../fake/snapshot.js'
@@ -39,7 +39,7 @@ const SEED_CHUNK = 1000
 
 const CONTROL_JSON = constantFields({ 'content-type': JSON_TYPE })
 
-// The controls whose state is in Redis: the journal and the store pages are still kept in one process (issue 49).
+// The controls whose state is in Redis: the store pages (animals, stores) still read one process's stores (issue 49).
 const ROUTES: Readonly<Record<string, RedisRoute>> = {
   'GET /': (_request, target, options) => summary(target, options),
   'POST /reset': async (_request, target, options) => {
@@ -81,6 +81,11 @@ const ROUTES: Readonly<Record<string, RedisRoute>> = {
     return noContent()
   },
   'DELETE /forced/:id': async (_request, target, { api }, id) => ((await api.scopes.remove(await scopeOf(target, api), Number(id))) ? noContent() : ruleNotFound(id)),
+  'GET /journal': async (request, target, { api }) => journalPageResponse(await api.journal.page(await scopeOf(target, api), readJournalFilter(request))),
+  'DELETE /journal': async (_request, target, { api }) => {
+    await api.journal.clear(await scopeOf(target, api))
+    return noContent()
+  },
   'GET /latency': async (_request, target, { api }) => json(200, await api.scopes.latency((await scopeOf(target, api)) ?? EVERY_STORE)),
   'PUT /latency': async (request, target, { api }) => {
     const scope = (await scopeOf(target, api)) ?? EVERY_STORE
@@ -94,8 +99,8 @@ const findRedisRoute = routeFinder(ROUTES)
 /**
  * The control API of `serve --store`: reset, seed and snapshot export and import, acting on the
  * store in Redis that every replica shares (under isolation, the store of the key sent, or with no
- * key every store for reset), and forced rules and latency, which every replica reads. The controls
- * of the journal and the store pages answer 404 saying they are not kept with --store yet. Guarded as the in-memory control API is.
+ * key every store for reset), forced rules and latency, which every replica reads, and the journal
+ * of every replica's requests. The store pages answer 404 saying they are not served with --store yet. Guarded as the in-memory control API is.
  */
 export function createRedisControl(options: RedisControlOptions): Control {
   const refuseCredential = credentialCheck(options.token, options.keys)
@@ -138,7 +143,7 @@ function refusalOf(method: string, path: string): PlainResponse | undefined {
   const found = findRedisRoute(method, path)
   if ('handler' in found) return undefined
   if ('handler' in findRoute(method, path)) {
-    return toErrorResponse(apiError('route_not_found', `${method} ${CONTROL_BASE}${path} is not served with --store yet: the journal and the store pages are kept in one process, not in Redis.`))
+    return toErrorResponse(apiError('route_not_found', `${method} ${CONTROL_BASE}${path} is not served with --store yet: the store pages read one process's stores, not Redis.`))
   }
   return found.refusal
 }
@@ -159,11 +164,12 @@ async function scopeOf(target: Target, api: RedisApi): Promise<string | undefine
   return target.token === undefined ? undefined : (await namedStore(target, api)).label
 }
 
-/** The control API's summary: the animals of the store named (null for every store under isolation) and its forced rules; no journal is kept with --store yet. */
+/** The control API's summary, as in memory: the animals of the store named (null for every store under isolation), its journal's entries and its forced rules. */
 async function summary(target: Target, options: RedisControlOptions): Promise<PlainResponse> {
   const animals = target.token === undefined && options.api.isolated ? null : await (await namedStore(target, options.api)).size()
-  const rules = await options.api.scopes.list(await scopeOf(target, options.api))
-  return json(200, { animals, journal: 0, forcedRules: rules.length })
+  const scope = await scopeOf(target, options.api)
+  const [rules, journal] = await Promise.all([options.api.scopes.list(scope), options.api.journal.page(scope, { limit: 1 })])
+  return json(200, { animals, journal: journal.total, forcedRules: rules.length })
 }
 
 function noContent(): PlainResponse {

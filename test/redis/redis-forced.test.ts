@@ -45,13 +45,6 @@ function requestOf(step: Step): PlainRequest {
   })
 }
 
-/** An outcome without the summary's journal count: the journal is not kept in Redis yet, and says 0. */
-function withoutJournal(outcome: Outcome | undefined): Outcome | undefined {
-  if (typeof outcome?.body !== 'object' || outcome.body === null || !('journal' in outcome.body)) return outcome
-  const { journal: _journal, ...body } = outcome.body
-  return { ...outcome, body }
-}
-
 /** Runs `steps` in order, each through `handlers[i % handlers.length]` (replicas in turn), and says what each got. */
 async function run(steps: readonly Step[], replicas: readonly { readonly api: Handler; readonly control: Handler }[]): Promise<Outcome[]> {
   const labels = new Map<string, string>()
@@ -85,7 +78,7 @@ const rule = (body: unknown, key?: string | null): Step => ({ to: 'control', met
 const api = (path: string, fields: Partial<Step> = {}): Step => ({ to: 'api', path, ...fields })
 const control = (path: string, fields: Partial<Step> = {}): Step => ({ to: 'control', path, ...fields })
 
-/** Forced rules and latency set through one replica, met through the other: as the in-memory fake answers. */
+/** Forced rules and latency set through one replica, met through the other, and the journal of both: as the in-memory fake answers. */
 const SHARED_STEPS: readonly Step[] = [
   rule({ method: 'get', path: '/pets', status: 503, times: 2 }),
   control('/forced'),
@@ -122,13 +115,24 @@ const SHARED_STEPS: readonly Step[] = [
   rule({ status: 503, stauts: 1 }),
   control('/latency', { method: 'PUT', body: { ms: -1 } }),
   control('/forced'),
+  control('/journal', { search: 'limit=5' }),
+  control('/journal', { search: 'status=503&method=get' }),
+  control('/journal', { search: 'path=/pets/1&limit=2' }),
+  control('/journal', { search: 'path=/v1/pets/1&since=10&limit=1' }),
+  control('/journal', { search: 'tenant=shared&limit=1' }),
+  control('/journal', { search: 'colour=red' }),
   control('/reset', { method: 'POST' }),
   control('/forced'),
   control('/latency'),
+  control('/journal'),
   api('/pets', { search: 'limit=100' }),
+  api('/pets', { key: null }),
+  control('/journal'),
+  control('/journal', { method: 'DELETE' }),
+  control('/'),
 ]
 
-/** Under isolation: each key's rules and latency its own, those set without a key every store's. */
+/** Under isolation: each key's rules, latency and journal its own, those set without a key every store's. */
 const ISOLATED_STEPS: readonly Step[] = [
   rule({ status: 500 }, KEY),
   api('/pets', { key: OTHER }),
@@ -158,9 +162,18 @@ const ISOLATED_STEPS: readonly Step[] = [
   control('/forced', { method: 'DELETE', key: null }),
   control('/forced', { key: null }),
   api('/pets/1', { key: OTHER }),
+  api('/pets', { key: null }),
+  control('/journal', { key: KEY }),
+  control('/journal', { key: OTHER, search: 'limit=2' }),
+  control('/journal', { key: null, search: 'limit=3' }),
+  control('/journal', { method: 'DELETE', key: KEY }),
+  control('/', { key: KEY }),
+  control('/', { key: OTHER }),
+  control('/journal', { method: 'DELETE', key: null }),
+  control('/journal', { key: null }),
 ]
 
-describe.skipIf(!hasRedis)('forced rules and latency in Redis', () => {
+describe.skipIf(!hasRedis)('forced rules, latency and the journal in Redis', () => {
   const harness = useRedis()
   let prefixes = 0
 
@@ -172,7 +185,7 @@ describe.skipIf(!hasRedis)('forced rules and latency in Redis', () => {
       const connected = await harness.connect()
       const connection = options.wrap?.(connected) ?? connected
       const isolate = options.isolate === true ? { isolate: { secret: 's'.repeat(32), maxStores: 100, idleMs: 60_000, now: () => START } } : {}
-      const redisApi = createRedisApi({ connection, prefix, keys, maxAnimals: 1_000_000, prefer: true, fixture: pets, latency: { latency: NO_LATENCY, random: () => 0.5 }, ...isolate })
+      const redisApi = createRedisApi({ connection, prefix, keys, maxAnimals: 1_000_000, prefer: true, fixture: pets, latency: { latency: NO_LATENCY, random: () => 0.5 }, now: () => START, ...isolate })
       expect((await redisApi.start()).ok).toBe(true)
       replicas.push({ api: redisApi, control: createRedisControl({ api: redisApi, keys, maxAnimals: 1_000_000, generate: generateLazily, random: () => 0.5, pause: nextTurn }) })
     }
@@ -187,7 +200,7 @@ describe.skipIf(!hasRedis)('forced rules and latency in Redis', () => {
   it('answers each step of forced rules and latency as the in-memory fake does, set through one replica and met through the other', async () => {
     const expected = await run(SHARED_STEPS, inMemory(false))
     const got = await run(SHARED_STEPS, await redisReplicas())
-    for (const [index, step] of SHARED_STEPS.entries()) expect(withoutJournal(got[index]), `step ${index}: ${JSON.stringify(step)}`).toEqual(withoutJournal(expected[index]))
+    for (const [index, step] of SHARED_STEPS.entries()) expect(got[index], `step ${index}: ${JSON.stringify(step)}`).toEqual(expected[index])
     // The scenario meets what it is about: a forced answer, a delay, a drop, latency, a refusal, and a rule that ran out.
     expect(expected.map((outcome) => outcome.status)).toEqual(expect.arrayContaining([503, 'dropped', 418, 400, 404, 204, 201]))
     expect(expected[8]?.delayMs).toBe(40)
@@ -197,7 +210,7 @@ describe.skipIf(!hasRedis)('forced rules and latency in Redis', () => {
   it('keeps each key its own rules and latency under isolation, and those set without a key for every store, as in memory', async () => {
     const expected = await run(ISOLATED_STEPS, inMemory(true))
     const got = await run(ISOLATED_STEPS, await redisReplicas({ isolate: true }))
-    for (const [index, step] of ISOLATED_STEPS.entries()) expect(withoutJournal(got[index]), `step ${index}: ${JSON.stringify(step)}`).toEqual(withoutJournal(expected[index]))
+    for (const [index, step] of ISOLATED_STEPS.entries()) expect(got[index], `step ${index}: ${JSON.stringify(step)}`).toEqual(expected[index])
     expect(expected[1]?.status).toBe(200)
     expect(expected[2]?.status).toBe(500)
     expect(expected[5]?.status).toBe(502)
@@ -259,19 +272,21 @@ describe.skipIf(!hasRedis)('forced rules and latency in Redis', () => {
     expect(await counted.command(['GET', `${prefix}forced:count`])).toBe('10000')
   })
 
-  it('drops the rules and latency of a store dropped for being idle, giving its room back', async () => {
+  it('drops the rules, latency and journal of a store dropped for being idle, giving their room back', async () => {
     let clock = START
     const prefix = `f${++prefixes}:`
     const keys = createKeyPolicy([])
     const connection = await harness.connect()
     const redisApi = createRedisApi({ connection, prefix, keys, maxAnimals: 1_000_000, prefer: true, fixture: pets, isolate: { secret: 's'.repeat(32), maxStores: 100, idleMs: 60_000, now: () => clock } })
     const replica = { api: redisApi, control: createRedisControl({ api: redisApi, keys, maxAnimals: 1_000_000, generate: generateLazily, random: () => 0.5, pause: nextTurn }) }
-    await run([rule({ status: 500 }, KEY), control('/latency', { method: 'PUT', body: { ms: 50 }, key: KEY }), rule({ status: 501 }, null)], [replica])
+    await run([rule({ status: 500 }, KEY), control('/latency', { method: 'PUT', body: { ms: 50 }, key: KEY }), rule({ status: 501 }, null), api('/pets', { key: KEY })], [replica])
     expect(await connection.command(['GET', `${prefix}forced:count`])).toBe('2')
     clock += 60_000
-    const [other, rules, mine] = await run([api('/pets', { key: OTHER }), control('/forced', { key: null }), api('/pets', { key: KEY })], [replica])
+    const [other, rules, journal, mine] = await run([api('/pets', { key: OTHER }), control('/forced', { key: null }), control('/journal', { key: null }), api('/pets', { key: KEY })], [replica])
     expect(other?.status).toBe(501)
     expect(rules?.body).toEqual({ rules: [{ id: 2, tenant: null, status: 501 }] })
+    // The dropped store's journal went with it: only the request that came after is left.
+    expect(journal?.body).toMatchObject({ total: 1, entries: [{ seq: 2, status: 501 }] })
     expect(await connection.command(['GET', `${prefix}forced:count`])).toBe('1')
     // Made again from the fixture, the key's store has no rule and no latency of its own left.
     expect(mine).toMatchObject({ status: 501, delayMs: 0 })
