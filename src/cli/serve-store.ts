@@ -1,3 +1,4 @@
+import { readControlOpenApiText } from '../contracts/openapi-files.js'
 import { connectRedis, type RedisConnection, RedisUnavailable } from '../redis/connection.js'
 import { createRedisApi, type RedisApi } from '../redis/redis-api.js'
 import { storeUnavailable } from '../redis/redis-responder.js'
@@ -43,9 +44,9 @@ export async function onStore(config: ServeConfig, store: StoreConfig): Promise<
   const api = createRedisApi({ connection, prefix: DEFAULT_PREFIX, keys, maxAnimals: config.maxAnimals, prefer: config.prefer, fixture: pets, ...definedOnly({ isolate, latency }) })
   try {
     const loaded = await startStore(api, connection.where)
-    const control = config.control ? createRedisControl({ api, keys, maxAnimals: config.maxAnimals, generate: generateLazily, random: Math.random, pause: nextTurn, ...definedOnly({ token: config.controlToken }) }) : undefined
-    // The dashboard reads the journal and the store pages, not kept in Redis yet: it stays off.
-    const pages = createPages({ keys, control: 'off', health: storeHealth(api, connection.where) })
+    const control = config.control ? createRedisControl({ api, keys, maxAnimals: config.maxAnimals, generate: generateLazily, random: Math.random, pause: nextTurn, document: readControlOpenApiText(), ...definedOnly({ token: config.controlToken }) }) : undefined
+    // The dashboard reads the control API, the same through every replica.
+    const pages = createPages({ keys, control: control === undefined ? 'off' : config.controlToken === undefined ? 'open' : 'token', health: storeHealth(api, connection.where) })
     const site = createSite({ api, pages, hosts: createHostPolicy(config.allowedHosts), controlCorsOrigins: config.controlCors, ...definedOnly({ control }) })
     // Under isolation the banner tells what each key's store starts from, as in memory.
     const from = isolate !== undefined ? `fixture ${config.fixture}` : loaded ? `fixture ${config.fixture}, loaded into a new store` : 'the store as the replicas left it'

@@ -54,9 +54,8 @@ Options:
   --store <redis-url> keep the animals in Redis, shared by every replica given
                       the same URL, e.g. redis://127.0.0.1:6379/0; also read
                       from ${STORE_ENV}. With --isolate, every replica needs
-                      the same ${STORE_SECRET_ENV}. Not yet with
-                      --record-pact or the dashboard; the control API has
-                      reset, seed and snapshot
+                      the same ${STORE_SECRET_ENV}. Forced rules, latency
+                      and the journal live there too; not with --record-pact
   --store-timeout <ms>
                       how long a request waits for the store before it is
                       answered 503                                   (default 2000)
@@ -247,8 +246,7 @@ function bannerOf(config: ServeConfig, running: Running, origin: string): Banner
     ...definedOnly({ store: running.store }),
     accepts: describeKeys(running.keys),
     docs: `${origin}${PAGE_PATHS.docs}`,
-    // The dashboard reads what --store does not keep yet (the journal, rules, latency).
-    dashboard: control === undefined || running.store !== undefined ? null : `${origin}${PAGE_PATHS.dashboard}`,
+    dashboard: control === undefined ? null : `${origin}${PAGE_PATHS.dashboard}`,
     openapi: `${origin}${PAGE_PATHS.openapiYaml}`,
     control: control === undefined ? null : `${origin}${CONTROL_BASE}`,
     controlToken: config.controlToken !== undefined,
@@ -277,9 +275,9 @@ function bannerText(banner: Banner): string {
     (banner.store === undefined ? '' : `  store:   ${banner.store}, shared by every replica (--store)\n`) +
     `  accepts: ${banner.accepts} (Authorization: Bearer <key>)\n` +
     `  docs:    ${banner.docs}\n` +
-    `  dashboard: ${banner.dashboard ?? `disabled (${banner.store === undefined ? '--no-control' : 'not yet with --store'})`}\n` +
+    `  dashboard: ${banner.dashboard ?? 'disabled (--no-control)'}\n` +
     `  openapi: ${banner.openapi}\n` +
-    `  control: ${banner.control === null ? 'disabled (--no-control)' : `${banner.control}${banner.controlToken ? ' (token required)' : ''}${banner.store === undefined ? '' : ': reset, seed, snapshot, forced, latency'}`}\n`
+    `  control: ${banner.control === null ? 'disabled (--no-control)' : `${banner.control}${banner.controlToken ? ' (token required)' : ''}`}\n`
   )
 }
 

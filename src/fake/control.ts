@@ -108,13 +108,10 @@ const ROUTES: Readonly<Record<string, Route>> = {
   },
   'GET /animals': async (request, scope) => {
     const { store } = storeOf(scope)
-    const query = orThrow(parsePageQuery(new URLSearchParams(request.search)))
-    const counts = store.counts()
+    const query = readPageQuery(request)
     const listed = store.view(query.status)
     const head = query.name === undefined ? pageOf(listed, query) : await namedPageOf(listed, query.name, query)
-    // Animals keep their exact JSON (int64 past 2^53 included), so the body is assembled here.
-    const text = JSON.stringify({ ...head.summary, limit: query.limit, counts })
-    return { status: 200, headers: CONTROL_JSON, body: `${text.slice(0, -1)},"animals":[${head.texts.join(',')}]}` }
+    return animalsPage(head, query, store.counts())
   },
   'GET /journal': async (request, scope) => journalPageResponse(await scope.controls.journalPage(readJournalFilter(request))),
   'DELETE /journal': (_request, scope) => {
@@ -135,10 +132,7 @@ const ROUTES: Readonly<Record<string, Route>> = {
   'DELETE /forced/:id': (_request, scope, id) => {
     return scope.controls.unforce(Number(id)) ? noContent() : ruleNotFound(id)
   },
-  'GET /openapi.yaml': (request, { document }) => {
-    if (document === undefined) return toErrorResponse(apiError('route_not_found', `No control at ${CONTROL_BASE}${request.path}.`))
-    return { status: 200, headers: { 'content-type': 'application/yaml; charset=utf-8' }, body: document }
-  },
+  'GET /openapi.yaml': (request, { document }) => documentResponse(document, request.path),
   'GET /latency': (_request, { controls }) => json(200, controls.latency),
   'PUT /latency': (request, { controls }) => {
     controls.setLatency(toLatencySpec(readLatency(request)))
@@ -163,7 +157,7 @@ export function createControl(options: ControlOptions): Control {
     const label = new URLSearchParams(request.search).get('store')
     if (label !== null) {
       const store = fake.forLabel(label)
-      if (store === undefined) return fail(apiError('invalid_parameter', `No store is labelled '${label}'; see ${CONTROL_BASE}/stores.`))
+      if (store === undefined) return fail(unknownLabel(label))
       return ok({ fake, controls: store, store, writePact, document })
     }
     if (request.headers.authorization === undefined) return ok({ fake, controls: fake, store: undefined, writePact, document })
@@ -249,9 +243,12 @@ function noRoute(method: string, path: string): PlainResponse | undefined {
 
 function storeOf(scope: Scope): StoreControls {
   if (scope.store !== undefined) return scope.store
-  throw new FakeInputError(
-    apiError('store_not_named', 'Under isolation, name the store: send its key (Authorization: Bearer <key>) or its label (?store=<label>, see GET /__control/stores).'),
-  )
+  throw new FakeInputError(storeNotNamed())
+}
+
+/** The 400 of a control that acts on one store, asked under isolation without naming one. */
+export function storeNotNamed(): ApiError {
+  return apiError('store_not_named', 'Under isolation, name the store: send its key (Authorization: Bearer <key>) or its label (?store=<label>, see GET /__control/stores).')
 }
 
 async function summary(scope: Scope): Promise<PlainResponse> {
@@ -330,11 +327,33 @@ function parseJournalFilter(query: URLSearchParams): Result<JournalFilter, ApiEr
   return ok({ limit: JOURNAL_PAGE.default, ...filter } as JournalFilter)
 }
 
+/** The control API's own OpenAPI document, or the 404 of a control API given none. */
+export function documentResponse(document: string | undefined, path: string): PlainResponse {
+  if (document === undefined) return toErrorResponse(apiError('route_not_found', `No control at ${CONTROL_BASE}${path}.`))
+  return { status: 200, headers: { 'content-type': 'application/yaml; charset=utf-8' }, body: document }
+}
+
+/** The 400 of `?store=<label>` naming no store in use. */
+export function unknownLabel(label: string): ApiError {
+  return apiError('invalid_parameter', `No store is labelled '${label}'; see ${CONTROL_BASE}/stores.`)
+}
+
+/** The page of animals a request's query asks for; a `FakeInputError` (400) for a bad one. */
+export function readPageQuery(request: PlainRequest): PageQuery {
+  return orThrow(parsePageQuery(new URLSearchParams(request.search)))
+}
+
+/** `GET /animals`'s answer: where the page stands, and its animals as their exact JSON (int64 past 2^53 included), assembled here. */
+export function animalsPage(head: PageHead, query: PageQuery, counts: Readonly<Record<string, number>>): PlainResponse {
+  const text = JSON.stringify({ ...head.summary, limit: query.limit, counts })
+  return { status: 200, headers: CONTROL_JSON, body: `${text.slice(0, -1)},"animals":[${head.texts.join(',')}]}` }
+}
+
 /**
  * A page of the store: from `offset`, or from the first animal whose id is `from` or above; of one
  * status; or of the animals whose name holds `name` (ignoring case).
  */
-type PageQuery = { readonly offset: number; readonly limit: number; readonly status?: PetStatus; readonly from?: Int64; readonly name?: string }
+export type PageQuery = { readonly offset: number; readonly limit: number; readonly status?: PetStatus; readonly from?: Int64; readonly name?: string }
 
 /** The longest text a search by name takes. */
 const MAX_NAME_QUERY = 100
@@ -356,7 +375,7 @@ function parsePageQuery(query: URLSearchParams): Result<PageQuery, ApiError> {
   return ok({ offset: offset.value, limit: limit.value, ...definedOnly({ status: status ?? undefined, from, name: name ?? undefined }) })
 }
 
-type PageHead = { readonly summary: Record<string, number | boolean>; readonly texts: readonly string[] }
+export type PageHead = { readonly summary: Record<string, number | boolean>; readonly texts: readonly string[] }
 
 function pageOf(listed: readonly string[], query: PageQuery): PageHead {
   const offset = query.from === undefined ? query.offset : offsetOfId(listed, query.from)
@@ -364,7 +383,7 @@ function pageOf(listed: readonly string[], query: PageQuery): PageHead {
 }
 
 /** `total` counts the matches among the animals read, `scanned` of them: all but in a store past MAX_NAME_SCAN. */
-async function namedPageOf(listed: readonly string[], name: string, query: PageQuery): Promise<PageHead> {
+export async function namedPageOf(listed: readonly string[], name: string, query: PageQuery): Promise<PageHead> {
   const found = await findByName(listed, name, query.offset, query.limit, nextTurn)
   return { summary: { total: found.matched, offset: query.offset, scanned: found.scanned, complete: found.scanned === listed.length }, texts: found.texts }
 }

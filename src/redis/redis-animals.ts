@@ -58,8 +58,15 @@ export type RedisAnimals = {
   drop(usedBy: number): Promise<boolean>
   /** How many animals it holds. */
   size(): Promise<number>
-  /** Every animal's JSON text in ascending id order. */
-  texts(): Promise<string[]>
+  /** Every animal's JSON text in ascending id order; only those with `status` when given. */
+  texts(status?: PetStatus): Promise<string[]>
+  /** How many animals have each status, and how many have none, read in one step. */
+  counts(): Promise<Record<PetStatus | 'none', number>>
+  /**
+   * A page of the animals (of one status) in ascending id order: `limit` of them from `offset`, or
+   * from the first whose id is `from` or above; with how many there are and the offset it started at.
+   */
+  page(status: PetStatus | undefined, start: { readonly offset: number } | { readonly from: Int64 }, limit: number): Promise<{ readonly total: number; readonly offset: number; readonly texts: string[] }>
 }
 
 /**
@@ -129,6 +136,20 @@ return '[' .. table.concat(redis.call('HMGET', KEYS[2], unpack(ids)), ',') .. ']
 
 // KEYS: pets. ARGV: the id.
 const GET = `return redis.call('HGET', KEYS[1], ARGV[1])`
+
+// KEYS: the sorted set to page, pets. ARGV: 'offset' or 'from', the offset or the id, limit.
+const PAGE = `
+local total = redis.call('ZCARD', KEYS[1])
+local offset = ARGV[1] == 'from' and redis.call('ZCOUNT', KEYS[1], '-inf', '(' .. ARGV[2]) or tonumber(ARGV[2])
+local ids = redis.call('ZRANGE', KEYS[1], offset, offset + tonumber(ARGV[3]) - 1)
+if #ids == 0 then return {total, offset, {}} end
+return {total, offset, redis.call('HMGET', KEYS[2], unpack(ids))}`
+
+// KEYS: pets, then each status set. ARGV: none.
+const COUNTS = `
+local counts = {redis.call('HLEN', KEYS[1])}
+for i = 2, #KEYS do counts[i] = redis.call('ZCARD', KEYS[i]) end
+return counts`
 
 // KEYS: the store's keys (pets, ids, each status), then the same loading keys, then last, budget,
 // the stores in use. ARGV: how many keys each group has, the highest id, the most animals of every
@@ -213,6 +234,25 @@ export function budgetKey(prefix: string): string {
 /** The labels of the stores in use under `--isolate`, a sorted set scored by each one's last use (ms). */
 export function storesKey(prefix: string): string {
   return `${prefix}stores`
+}
+
+type StoreKeys = ReturnType<typeof storeKeys>
+
+/** How many animals of a store have each status, and how many have none, read in one script. */
+async function countsIn(call: RedisCall, keys: StoreKeys): Promise<Record<PetStatus | 'none', number>> {
+  const [all = 0, ...byStatus] = (await call.script(COUNTS, [keys.pets, ...PET_STATUSES.map((status) => keys.status[status])], [])) as number[]
+  const counts = Object.fromEntries(PET_STATUSES.map((status, i) => [status, byStatus[i] ?? 0])) as Record<PetStatus, number>
+  return { ...counts, none: all - byStatus.reduce((sum, count) => sum + count, 0) }
+}
+
+/** Every animal's text of a store (only those with `status` when given), ascending id, read a chunk at a time. */
+async function textsIn(call: RedisCall, keys: StoreKeys, status: PetStatus | undefined): Promise<string[]> {
+  const ids = (await call.command(['ZRANGE', status === undefined ? keys.ids : keys.status[status], '0', '-1'])) as string[]
+  const texts: string[] = []
+  for (let start = 0; start < ids.length; start += WRITE_CHUNK) {
+    texts.push(...((await call.command(['HMGET', keys.pets, ...ids.slice(start, start + WRITE_CHUNK)])) as string[]))
+  }
+  return texts
 }
 
 /** Options of `redisAnimals`. */
@@ -341,13 +381,12 @@ export function redisAnimals({ call, prefix, label, maxAnimals }: RedisAnimalsOp
     async size() {
       return Number(await call.command(['HLEN', keys.pets]))
     },
-    async texts() {
-      const ids = (await call.command(['ZRANGE', keys.ids, '0', '-1'])) as string[]
-      const texts: string[] = []
-      for (let start = 0; start < ids.length; start += WRITE_CHUNK) {
-        texts.push(...((await call.command(['HMGET', keys.pets, ...ids.slice(start, start + WRITE_CHUNK)])) as string[]))
-      }
-      return texts
+    counts: () => countsIn(call, keys),
+    async page(status, start, limit) {
+      const args = 'from' in start ? ['from', String(start.from)] : ['offset', String(start.offset)]
+      const [total, offset, texts] = (await call.script(PAGE, [status === undefined ? keys.ids : keys.status[status], keys.pets], [...args, String(limit)])) as [number, number, string[]]
+      return { total, offset, texts }
     },
+    texts: (status) => textsIn(call, keys, status),
   }
 }

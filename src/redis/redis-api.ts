@@ -57,8 +57,12 @@ export type RedisApi = Handler & {
   readonly isolated: boolean
   /** The store of an accepted key: the shared one, or under isolation its own (made on first use). */
   storeOf(token: string): Promise<Result<RedisAnimals, ApiError>>
-  /** One key's store back to the fixture, without its forced rules and latency (the shared store without isolation); ids go on. */
-  resetKey(token: string): Promise<Result<void, ApiError>>
+  /** Every store in use: the shared one, or under isolation each key's. */
+  stores(): Promise<RedisAnimals[]>
+  /** Under isolation, the store in use with this label; the shared store without isolation. */
+  labelled(label: string): Promise<RedisAnimals | undefined>
+  /** One store under isolation back to the fixture, without its forced rules, latency and journal; ids go on. */
+  resetStore(store: RedisAnimals): Promise<Result<void, ApiError>>
   /** The forced rules and latencies every replica reads. */
   readonly scopes: RedisScopes
   /** The requests every replica answered, by scope. */
@@ -124,16 +128,13 @@ export function createRedisApi(options: RedisApiOptions): RedisApi {
       }),
     isolated: tenants !== undefined,
     storeOf: (token) => orUnavailable(() => storeFor(token)),
-    resetKey: (token) =>
+    stores: async () => (tenants === undefined ? [store] : tenants.inUse()),
+    labelled: async (label) => (tenants === undefined ? store : tenants.labelled(label)),
+    resetStore: (one) =>
       orUnavailable(async () => {
-        if (tenants === undefined) {
-          await forget(undefined)
-          return store.replace(fixture)
-        }
-        const renewed = await tenants.renew(token)
-        if (!renewed.ok) return renewed
-        await forget(renewed.value.label)
-        return { ok: true, value: undefined }
+        const renewed = await (tenants === undefined ? one.replace(fixture) : tenants.renew(one))
+        if (renewed.ok) await forget(one.label)
+        return renewed
       }),
     scopes,
     journal,

@@ -1,6 +1,6 @@
 import type { AnimalGenerator } from '../fake/assemble-fake.js'
 import { seedStopped } from '../fake/assemble-fake.js'
-import { CONTROL_BASE, type Control, controlBodyLimit, credentialCheck, findRoute, idOf, journalPageResponse, readForcedRule, readJournalFilter, readJson, readJsonBytes, readLatency, routeFinder, ruleNotFound, snapshotBodyLimit } from '../fake/control.js'
+import { animalsPage, CONTROL_BASE, type Control, controlBodyLimit, credentialCheck, documentResponse, findRoute, idOf, journalPageResponse, namedPageOf, type PageHead, type PageQuery, readForcedRule, readJournalFilter, readJson, readJsonBytes, readLatency, readPageQuery, routeFinder, ruleNotFound, snapshotBodyLimit, storeNotNamed, unknownLabel } from '../fake/control.js'
 import { joinFixture } from '../fake/fixture.js'
 import { parseSeedRequest } from '../fake/seed-request.js'
 import { invalidSnapshot, parseSnapshotGradually } from '../fake/snapshot.js'
@@ -25,12 +25,17 @@ export type RedisControlOptions = {
   readonly maxAnimals: number
   readonly generate: AnimalGenerator
   readonly random: () => number
+  /** The control API's own OpenAPI document (YAML), served at `/__control/openapi.yaml`. */
+  readonly document?: string
   /** Lets other work run between chunks of a snapshot being read. */
   readonly pause: () => Promise<void>
 }
 
-/** Which store a control request acts on: a key's (the shared one without isolation), or every store under isolation. */
-type Target = { readonly token: string | undefined }
+/**
+ * Which store a control request acts on, as in memory: without isolation the shared one; under
+ * isolation the store labelled in `?store=`, else the key's, else every store.
+ */
+type Target = { readonly token: string | undefined; readonly label: string | undefined }
 
 type RedisRoute = (request: PlainRequest, target: Target, options: RedisControlOptions, id: string) => Promise<PlainResponse>
 
@@ -39,11 +44,12 @@ const SEED_CHUNK = 1000
 
 const CONTROL_JSON = constantFields({ 'content-type': JSON_TYPE })
 
-// The controls whose state is in Redis: the store pages (animals, stores) still read one process's stores (issue 49).
+// Every control of the in-memory fake but the pact recorder's (--record-pact records one process's requests).
 const ROUTES: Readonly<Record<string, RedisRoute>> = {
   'GET /': (_request, target, options) => summary(target, options),
   'POST /reset': async (_request, target, options) => {
-    orThrow(await (target.token === undefined ? options.api.reset() : options.api.resetKey(target.token)))
+    const scope = await scopeOf(target, options.api)
+    orThrow(await (scope === undefined || !options.api.isolated ? options.api.reset() : options.api.resetStore(await namedStore(target, options.api))))
     return summary(target, options)
   },
   'POST /seed': async (request, target, options) => {
@@ -81,6 +87,22 @@ const ROUTES: Readonly<Record<string, RedisRoute>> = {
     return noContent()
   },
   'DELETE /forced/:id': async (_request, target, { api }, id) => ((await api.scopes.remove(await scopeOf(target, api), Number(id))) ? noContent() : ruleNotFound(id)),
+  'GET /animals': async (request, target, { api }) => {
+    const store = await namedStore(target, api)
+    const query = readPageQuery(request)
+    const head = query.name === undefined ? await pageIn(store, query) : await namedPageOf(await store.texts(query.status), query.name, query)
+    return animalsPage(head, query, await store.counts())
+  },
+  'GET /stores': async (_request, _target, { api }) => {
+    const stores = await Promise.all(
+      (await api.stores()).map(async (store) => {
+        const counts = await store.counts()
+        return { label: store.label, animals: Object.values(counts).reduce((sum, count) => sum + count, 0), counts }
+      }),
+    )
+    return json(200, { isolated: api.isolated, stores })
+  },
+  'GET /openapi.yaml': async (request, _target, { document }) => documentResponse(document, request.path),
   'GET /journal': async (request, target, { api }) => journalPageResponse(await api.journal.page(await scopeOf(target, api), readJournalFilter(request))),
   'DELETE /journal': async (_request, target, { api }) => {
     await api.journal.clear(await scopeOf(target, api))
@@ -99,20 +121,19 @@ const findRedisRoute = routeFinder(ROUTES)
 /**
  * The control API of `serve --store`: reset, seed and snapshot export and import, acting on the
  * store in Redis that every replica shares (under isolation, the store of the key sent, or with no
- * key every store for reset), forced rules and latency, which every replica reads, and the journal
- * of every replica's requests. The store pages answer 404 saying they are not served with --store yet. Guarded as the in-memory control API is.
+ * key every store for reset), forced rules and latency, which every replica reads, the journal of
+ * every replica's requests, and the store pages. Only `POST /pact` answers 404: --record-pact
+ * records one process's requests. Guarded as the in-memory control API is.
  */
 export function createRedisControl(options: RedisControlOptions): Control {
   const refuseCredential = credentialCheck(options.token, options.keys)
   const snapshotLimit = snapshotBodyLimit(options.maxAnimals, DEFAULT_BUDGET_LIMITS.maxTextChars)
 
   function targetOf(request: PlainRequest): Result<Target, ApiError> {
-    if (new URLSearchParams(request.search).has('store')) {
-      return { ok: false, error: apiError('invalid_parameter', 'With --store a store is named by its key (Authorization: Bearer <key>), not by a label.') }
-    }
-    if (request.headers.authorization === undefined) return { ok: true, value: { token: undefined } }
+    const label = options.api.isolated ? (new URLSearchParams(request.search).get('store') ?? undefined) : undefined
+    if (label !== undefined || request.headers.authorization === undefined) return { ok: true, value: { token: undefined, label } }
     const auth = authenticate(request.headers.authorization, options.keys)
-    return auth.ok ? { ok: true, value: { token: auth.value } } : auth
+    return auth.ok ? { ok: true, value: { token: auth.value, label } } : auth
   }
 
   return {
@@ -143,15 +164,20 @@ function refusalOf(method: string, path: string): PlainResponse | undefined {
   const found = findRedisRoute(method, path)
   if ('handler' in found) return undefined
   if ('handler' in findRoute(method, path)) {
-    return toErrorResponse(apiError('route_not_found', `${method} ${CONTROL_BASE}${path} is not served with --store yet: the store pages read one process's stores, not Redis.`))
+    return toErrorResponse(apiError('route_not_found', `${method} ${CONTROL_BASE}${path} is not served with --store: --record-pact records the requests of one process.`))
   }
   return found.refusal
 }
 
-/** The store a request names by its key; under isolation, one must be named. */
-async function namedStore(target: Target, api: RedisApi): Promise<RedisAnimals> {
-  if (target.token !== undefined) return orThrow(await api.storeOf(target.token))
-  if (api.isolated) throw new FakeInputError(apiError('store_not_named', 'Under isolation, name the store: send its key (Authorization: Bearer <key>).'))
+/** The store a request names by its label or its key; under isolation, one must be named. */
+async function namedStore({ token, label }: Target, api: RedisApi): Promise<RedisAnimals> {
+  if (label !== undefined) {
+    const labelled = await api.labelled(label)
+    if (labelled === undefined) throw new FakeInputError(unknownLabel(label))
+    return labelled
+  }
+  if (token !== undefined) return orThrow(await api.storeOf(token))
+  if (api.isolated) throw new FakeInputError(storeNotNamed())
   return api.store
 }
 
@@ -161,15 +187,21 @@ async function namedStore(target: Target, api: RedisApi): Promise<RedisAnimals> 
  */
 async function scopeOf(target: Target, api: RedisApi): Promise<string | undefined> {
   if (!api.isolated) return api.store.label
-  return target.token === undefined ? undefined : (await namedStore(target, api)).label
+  return target.token === undefined && target.label === undefined ? undefined : (await namedStore(target, api)).label
 }
 
 /** The control API's summary, as in memory: the animals of the store named (null for every store under isolation), its journal's entries and its forced rules. */
 async function summary(target: Target, options: RedisControlOptions): Promise<PlainResponse> {
-  const animals = target.token === undefined && options.api.isolated ? null : await (await namedStore(target, options.api)).size()
   const scope = await scopeOf(target, options.api)
+  const animals = scope === undefined ? null : await (await namedStore(target, options.api)).size()
   const [rules, journal] = await Promise.all([options.api.scopes.list(scope), options.api.journal.page(scope, { limit: 1 })])
   return json(200, { animals, journal: journal.total, forcedRules: rules.length })
+}
+
+/** A page of a store's animals read in one step: the ids' range (from an offset, or from an id) and their texts. */
+async function pageIn(store: RedisAnimals, query: PageQuery): Promise<PageHead> {
+  const { total, offset, texts } = await store.page(query.status, query.from === undefined ? { offset: query.offset } : { from: query.from }, query.limit)
+  return { summary: { total, offset }, texts }
 }
 
 function noContent(): PlainResponse {

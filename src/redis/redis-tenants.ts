@@ -35,10 +35,14 @@ export type RedisTenants = {
    * id answered 201 is handed out again); a store dropped meanwhile stays dropped.
    */
   renewAll(): Promise<Result<void, ApiError>>
-  /** A key's store back to the fixture (made from it if it had none), ids going on; the store renewed. */
-  renew(token: string): Promise<Result<RedisAnimals, ApiError>>
+  /** A store back to the fixture if it is still in use, ids going on. */
+  renew(store: RedisAnimals): Promise<Result<void, ApiError>>
   /** How many stores are in use. */
   count(): Promise<number>
+  /** Every store in use, the least recently used first. */
+  inUse(): Promise<RedisAnimals[]>
+  /** The store in use with this label (`GET /__control/stores` lists them). */
+  labelled(label: string): Promise<RedisAnimals | undefined>
 }
 
 /**
@@ -125,14 +129,15 @@ export function redisTenants(options: RedisTenantsOptions): RedisTenants {
       }
       return ok(undefined)
     },
-    async renew(token) {
-      const found = await tenants.forToken(token)
-      if (!found.ok) return found
-      const renewed = await found.value.renew(fixture, now())
-      return renewed.ok ? found : renewed
-    },
+    renew: (store) => store.renew(fixture, now()),
     async count() {
       return Number(await call.command(['ZCARD', stores]))
+    },
+    async inUse() {
+      return ((await call.command(['ZRANGE', stores, '0', '-1'])) as string[]).map(storeOf)
+    },
+    async labelled(label) {
+      return (await call.command(['ZSCORE', stores, label])) === null ? undefined : storeOf(label)
     },
   }
   return tenants

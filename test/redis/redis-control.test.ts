@@ -100,7 +100,7 @@ describe.skipIf(!hasRedis)('the control API over a store in Redis', () => {
     expect(((await made.json()) as Pet).id).toBe(41)
   })
 
-  it('guards every control with the key or the token, says which controls are not kept with --store yet, and answers 503 while Redis is down', async () => {
+  it('guards every control with the key or the token, says the pact recorder is not served with --store, and answers 503 while Redis is down', async () => {
     const open = await replicas()
     expect((await open.control(0, '/reset', { method: 'POST', key: null })).status).toBe(401)
     expect((await open.control(0, '/reset', { method: 'POST', key: 'wrong' })).status).toBe(401)
@@ -108,9 +108,9 @@ describe.skipIf(!hasRedis)('the control API over a store in Redis', () => {
     expect((await guarded.control(0, '/snapshot', { token: null })).status).toBe(401)
     expect((await guarded.control(0, '/snapshot', { token: 'wrong' })).status).toBe(401)
     expect((await guarded.control(0, '/snapshot')).status).toBe(200)
-    const animals = await open.control(1, '/animals')
-    expect(animals.status).toBe(404)
-    expect(await animals.json()).toMatchObject({ code: 'route_not_found', message: 'GET /__control/animals is not served with --store yet: the store pages read one process\'s stores, not Redis.' })
+    const pact = await open.control(1, '/pact', { method: 'POST' })
+    expect(pact.status).toBe(404)
+    expect(await pact.json()).toMatchObject({ code: 'route_not_found', message: 'POST /__control/pact is not served with --store: --record-pact records the requests of one process.' })
     const wrongMethod = await open.control(1, '/snapshot', { method: 'DELETE' })
     expect(wrongMethod.status).toBe(405)
     expect(wrongMethod.headers.get('allow')).toBe('GET, PUT')
@@ -135,7 +135,12 @@ describe.skipIf(!hasRedis)('the control API over a store in Redis', () => {
     const unnamed = await control(0, '/snapshot', { key: null })
     expect(unnamed.status).toBe(400)
     expect(await unnamed.json()).toMatchObject({ code: 'store_not_named' })
-    expect(await (await control(0, '/snapshot?store=shared', { key: 'team-a' })).json()).toMatchObject({ code: 'invalid_parameter', message: 'With --store a store is named by its key (Authorization: Bearer <key>), not by a label.' })
+    expect(await (await control(0, '/snapshot?store=shared', { key: 'team-a' })).json()).toMatchObject({ code: 'invalid_parameter', message: "No store is labelled 'shared'; see /__control/stores." })
+    // A store is also named by the label GET /stores shows, before any key sent with it, as in memory.
+    const { stores } = (await (await control(1, '/stores', { key: null })).json()) as { stores: { label: string; animals: number }[] }
+    const teamA = stores.find((store) => store.animals === pets.length + 3)
+    expect(stores.map((store) => store.animals).sort()).toEqual([pets.length, pets.length + 3].sort())
+    expect(JSON.parse(await (await control(0, `/snapshot?store=${teamA?.label}`, { key: 'team-b' })).text())).toHaveLength(pets.length + 3)
     await control(0, '/seed', { method: 'POST', key: 'team-b', body: JSON.stringify({ count: 2 }) })
     expect((await control(1, '/reset', { method: 'POST', key: 'team-b' })).status).toBe(200)
     expect(await list(0, 'team-b')).toHaveLength(pets.length)

@@ -53,7 +53,7 @@ async function run(steps: readonly Step[], replicas: readonly { readonly api: Ha
     if (typeof value !== 'object' || value === null) return value
     return Object.fromEntries(
       Object.entries(value).map(([field, inner]) => {
-        if (field !== 'tenant' || typeof inner !== 'string') return [field, named(inner)]
+        if ((field !== 'tenant' && field !== 'label') || typeof inner !== 'string') return [field, named(inner)]
         if (!labels.has(inner)) labels.set(inner, `store-${labels.size + 1}`)
         return [field, labels.get(inner)]
       }),
@@ -69,7 +69,10 @@ async function run(steps: readonly Step[], replicas: readonly { readonly api: Ha
       continue
     }
     const text = typeof reply.body === 'string' ? reply.body : reply.body === undefined ? '' : new TextDecoder().decode(reply.body)
-    outcomes.push({ status: reply.status, headers: { ...reply.headers }, body: text === '' ? undefined : named(JSON.parse(text)), delayMs: reply.delayMs ?? 0 })
+    const body = text === '' ? undefined : (named(JSON.parse(text)) as { stores?: { label: string }[] })
+    // Stores are listed in the order they were made in memory, of their last use in Redis.
+    body?.stores?.sort((a, b) => a.label.localeCompare(b.label))
+    outcomes.push({ status: reply.status, headers: { ...reply.headers }, body, delayMs: reply.delayMs ?? 0 })
   }
   return outcomes
 }
@@ -130,6 +133,15 @@ const SHARED_STEPS: readonly Step[] = [
   control('/journal'),
   control('/journal', { method: 'DELETE' }),
   control('/'),
+  control('/animals', { search: 'limit=2' }),
+  control('/animals', { search: 'status=sold&offset=0' }),
+  control('/animals', { search: 'from=2&limit=1' }),
+  control('/animals', { search: 'from=99' }),
+  control('/animals', { search: 'name=E&limit=1' }),
+  control('/animals', { search: 'offset=2&limit=5' }),
+  control('/animals', { search: 'limit=0' }),
+  control('/stores'),
+  control('/openapi.yaml', { method: 'POST' }),
 ]
 
 /** Under isolation: each key's rules, latency and journal its own, those set without a key every store's. */
@@ -171,6 +183,9 @@ const ISOLATED_STEPS: readonly Step[] = [
   control('/', { key: OTHER }),
   control('/journal', { method: 'DELETE', key: null }),
   control('/journal', { key: null }),
+  control('/animals', { key: OTHER, search: 'status=available' }),
+  control('/animals', { key: null }),
+  control('/stores', { key: null }),
 ]
 
 describe.skipIf(!hasRedis)('forced rules, latency and the journal in Redis', () => {
