@@ -108,6 +108,7 @@ export async function measureRedisStore(rounds = 3, seconds = 5): Promise<RedisF
     const memory = await serve([])
     const one = await serve(['--store', always.url])
     const oneEverysec = await serve(['--store', everysec.url])
+    const noJournal = await serve(['--store', always.url, '--journal-size', '0'])
     // The key's own store, made from the fixture on its first request (the warm-up's).
     const isolated = await serve(['--isolate', '--store', always.url], { ANIMALS_MOCK_STORE_SECRET: randomBytes(32).toString('hex') })
     const three = [one, await serve(['--store', always.url]), await serve(['--store', always.url])]
@@ -117,6 +118,7 @@ export async function measureRedisStore(rounds = 3, seconds = 5): Promise<RedisF
       ['in memory', memory.origin],
       ['Redis, 1 replica', one.origin],
       ['Redis everysec, 1 replica', oneEverysec.origin],
+      ['Redis --journal-size 0, 1 replica', noJournal.origin],
       ['Redis --isolate, 1 replica', isolated.origin],
       ['Redis, 3 replicas behind nginx', balancer.origin],
     ]

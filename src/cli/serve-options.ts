@@ -1,3 +1,4 @@
+import { JOURNAL_SIZE } from '../fake/journal.js'
 import type { ParseArgsConfig } from 'node:util'
 import { MAX_DELAY_MS } from '../fake/latency.js'
 import { DEFAULT_FIXTURE } from '../disk/fixtures.js'
@@ -43,6 +44,8 @@ export type ServeConfig = {
   readonly stateFile?: string
   readonly stateIntervalMs: number
   readonly storeIdleMs: number
+  /** How many requests each store's journal keeps (`--journal-size`); 0 keeps none. */
+  readonly journalSize: number
   readonly control: boolean
   readonly prefer: boolean
   readonly pact?: { readonly dir: string; readonly consumer: string }
@@ -68,6 +71,7 @@ const OPTIONS = {
   'state-file': { type: 'string' },
   'state-interval': { type: 'string', default: '5000' },
   'store-idle-minutes': { type: 'string', default: '30' },
+  'journal-size': { type: 'string', default: String(JOURNAL_SIZE) },
   'no-control': { type: 'boolean', default: false },
   'no-prefer': { type: 'boolean', default: false },
   'record-pact': { type: 'string' },
@@ -110,6 +114,7 @@ export function parseServeArgs(args: readonly string[], env: NodeJS.ProcessEnv):
     ...(values['state-file'] === undefined ? {} : { stateFile: values['state-file'] }),
     stateIntervalMs: wholeNumber('--state-interval', values['state-interval'], 100, 86_400_000),
     storeIdleMs: wholeNumber('--store-idle-minutes', values['store-idle-minutes'], 1, 10_080) * 60_000,
+    journalSize: wholeNumber('--journal-size', values['journal-size'], 0, JOURNAL_SIZE),
     control: !values['no-control'],
     prefer: !values['no-prefer'],
     ...(pactDir === undefined || consumer === undefined ? {} : { pact: { dir: pactDir, consumer } }),

@@ -41,7 +41,7 @@ export async function onStore(config: ServeConfig, store: StoreConfig): Promise<
   const isolate = store.secret === undefined ? undefined : { secret: store.secret, maxStores: TENANT_LIMITS.maxTenants, idleMs: config.storeIdleMs, now: Date.now }
   // --latency is where every replica given it starts; the control API's latency, kept in Redis, replaces it.
   const latency = config.latency === undefined ? undefined : { latency: orThrow(parseLatency(config.latency)), random: Math.random }
-  const api = createRedisApi({ connection, prefix: DEFAULT_PREFIX, keys, maxAnimals: config.maxAnimals, prefer: config.prefer, fixture: pets, ...definedOnly({ isolate, latency }) })
+  const api = createRedisApi({ connection, prefix: DEFAULT_PREFIX, keys, maxAnimals: config.maxAnimals, prefer: config.prefer, fixture: pets, journalSize: config.journalSize, ...definedOnly({ isolate, latency }) })
   try {
     const loaded = await startStore(api, connection.where)
     const control = config.control ? createRedisControl({ api, keys, maxAnimals: config.maxAnimals, generate: generateLazily, random: Math.random, pause: nextTurn, document: readControlOpenApiText(), ...definedOnly({ token: config.controlToken }) }) : undefined

@@ -1,3 +1,4 @@
+import { JOURNAL_SIZE } from '../fake/journal.js'
 import { readControlOpenApiText } from '../contracts/openapi-files.js'
 import { createFake, type Fake } from '../fake.js'
 import { CONTROL_BASE, type Control, createControl, type PactWritten } from '../fake/control.js'
@@ -51,6 +52,9 @@ Options:
                       how often to write the state file when it changed (default 5000)
   --store-idle-minutes <n>
                       under --isolate, drop a store unused this long  (default 30)
+  --journal-size <n>  how many requests each store's journal keeps, 0 to
+                      1000; 0 keeps none (with --store, no write to Redis
+                      per request)                                   (default ${JOURNAL_SIZE})
   --store <redis-url> keep the animals in Redis, shared by every replica given
                       the same URL, e.g. redis://127.0.0.1:6379/0; also read
                       from ${STORE_ENV}. With --isolate, every replica needs
@@ -169,8 +173,8 @@ async function loadStart(config: ServeConfig): Promise<Start> {
 /** The fake from its start, with its state writer, its pact recording, its control API and the site over them. */
 function assemble(config: ServeConfig, start: Start): Served {
   const { pets, saved, ids } = start
-  const { keys, isolate, prefer, maxAnimals, storeIdleMs, latency, stateFile, pact, controlToken } = config
-  const fake = createFake({ pets, keys, isolate, prefer, maxAnimals, storeIdleMs, ...definedOnly({ ids, latency }) })
+  const { keys, isolate, prefer, maxAnimals, storeIdleMs, journalSize, latency, stateFile, pact, controlToken } = config
+  const fake = createFake({ pets, keys, isolate, prefer, maxAnimals, storeIdleMs, journalSize, ...definedOnly({ ids, latency }) })
   if (saved !== undefined) {
     try {
       fake.load(saved)

@@ -1,4 +1,5 @@
 import { finishReply, matchRoute, preflight, type Route } from '../fake/app.js'
+import { JOURNAL_SIZE } from '../fake/journal.js'
 import { nextTurn } from '../fake/next-turn.js'
 import type { KeyPolicy } from '../service/auth.js'
 import type { ApiError } from '../service/errors.js'
@@ -26,6 +27,8 @@ export type RedisApiOptions = {
   readonly fixture: readonly Pet[]
   /** One store per bearer key (`--isolate`), each made from the fixture on its key's first request through any replica. */
   readonly isolate?: RedisIsolation
+  /** How many requests each store's journal keeps (`JOURNAL_SIZE` unless given); 0 keeps none and writes nothing per request. */
+  readonly journalSize?: number
   /** The time a request arrived, for the journal: `Date.now` unless given. */
   readonly now?: () => number
   /** Lets other work run while a journal page is read: `nextTurn` unless given. */
@@ -85,7 +88,7 @@ export function createRedisApi(options: RedisApiOptions): RedisApi {
   const fixture = prepareLoad(options.fixture)
   const scopes = redisScopes({ call: connection, prefix, startLatency: options.latency?.latency ?? NO_LATENCY })
   const random = options.latency?.random ?? Math.random
-  const journal = redisJournal({ call: connection, prefix, pause: options.pause ?? nextTurn })
+  const journal = redisJournal({ call: connection, prefix, pause: options.pause ?? nextTurn, size: options.journalSize ?? JOURNAL_SIZE })
   // What a test changed besides the animals: a scope's (`undefined`: every scope's) rules, latency and journal.
   const forget = async (label: string | undefined): Promise<void> => void (await Promise.all([scopes.clear(label), journal.clear(label)]))
   // A store dropped for being idle takes its rules, latency and journal with it, as in memory.

@@ -1,10 +1,10 @@
-import { cutPage, JOURNAL_BYTES_IN_ALL, JOURNAL_SIZE, journalEntryOf, type JournalEntry, type JournalFilter, type JournalPage, type JournalRecord, matches, PAGE_CHUNK } from '../fake/journal.js'
+import { cutPage, JOURNAL_BYTES_IN_ALL, journalEntryOf, type JournalEntry, type JournalFilter, type JournalPage, type JournalRecord, matches, PAGE_CHUNK } from '../fake/journal.js'
 import type { RedisCall } from './connection.js'
 
 /**
  * The journals of `serve --store`, in Redis, so that a request answered by one replica is read
  * through any other. Each scope (a store's label, or `EVERY_STORE` for the requests no store took)
- * keeps its last `JOURNAL_SIZE` requests, in the order of one sequence every replica draws from:
+ * keeps its last `size` requests (`JOURNAL_SIZE` by default), in the order of one sequence every replica draws from:
  *
  * - `<prefix>journal:<scope>`, a list of entries, oldest first, each the request's base path, a
  *   newline, and the entry's JSON as `GET /__control/journal` shows it: scrubbed of every
@@ -29,35 +29,41 @@ export type RedisJournalOptions = {
   readonly prefix: string
   /** Lets other work run while a page is read and parsed. */
   readonly pause: () => Promise<void>
+  /** How many requests each scope keeps (`--journal-size`); 0 keeps none, and a request writes nothing. */
+  readonly size: number
 }
 
 /** Entries read from Redis per command while a page is read: at most a few megabytes. */
 const READ_CHUNK = 100
 
-// KEYS: seq, the scope's list, bytes, weights. ARGV: scope, base path, the entry's JSON after its
-// seq, how many entries a scope keeps, the most bytes of every scope, where each scope's list is.
+// KEYS: seq, bytes, weights. ARGV: how many entries a scope keeps, the most bytes of every scope,
+// where each scope's list is; then for each entry its scope, its base path and its JSON after its seq.
 const RECORD = `
-local seq = redis.call('INCR', KEYS[1])
-local item = ARGV[2] .. '\\n{"seq":' .. seq .. ARGV[3]
-redis.call('RPUSH', KEYS[2], item)
-redis.call('INCRBY', KEYS[3], #item)
-redis.call('ZINCRBY', KEYS[4], #item, ARGV[1])
-local function forget(scope, list)
-  local old = redis.call('LPOP', list)
+local n = (#ARGV - 3) / 3
+local first = redis.call('INCRBY', KEYS[1], n) - n
+local function forget(scope)
+  local old = redis.call('LPOP', ARGV[3] .. scope)
   if not old then
-    redis.call('ZREM', KEYS[4], scope)
+    redis.call('ZREM', KEYS[3], scope)
     return
   end
-  redis.call('DECRBY', KEYS[3], #old)
-  redis.call('ZINCRBY', KEYS[4], -#old, scope)
+  redis.call('DECRBY', KEYS[2], #old)
+  redis.call('ZINCRBY', KEYS[3], -#old, scope)
 end
-if redis.call('LLEN', KEYS[2]) > tonumber(ARGV[4]) then forget(ARGV[1], KEYS[2]) end
-while tonumber(redis.call('GET', KEYS[3])) > tonumber(ARGV[5]) do
-  local heaviest = redis.call('ZREVRANGE', KEYS[4], 0, 0)[1]
+for i = 1, n do
+  local scope = ARGV[3 * i + 1]
+  local item = ARGV[3 * i + 2] .. '\\n{"seq":' .. tostring(first + i) .. ARGV[3 * i + 3]
+  local length = redis.call('RPUSH', ARGV[3] .. scope, item)
+  for _ = 1, length - tonumber(ARGV[1]) do forget(scope) end
+  redis.call('INCRBY', KEYS[2], #item)
+  redis.call('ZINCRBY', KEYS[3], #item, scope)
+end
+while tonumber(redis.call('GET', KEYS[2])) > tonumber(ARGV[2]) do
+  local heaviest = redis.call('ZREVRANGE', KEYS[3], 0, 0)[1]
   if not heaviest then break end
-  forget(heaviest, ARGV[6] .. heaviest)
+  forget(heaviest)
 end
-return seq`
+return first`
 
 // KEYS: bytes, weights. ARGV: where each scope's list is, the scope ('' for every scope).
 const CLEAR = `
@@ -73,8 +79,19 @@ return #scopes`
 /** An entry read back: its JSON as kept, and what a filter looks at. */
 type Kept = { readonly seq: number; readonly text: string; readonly method: string; readonly status: number | null; readonly tenant: string | null; readonly basePath: string; readonly path: string }
 
-export function redisJournal({ call, prefix, pause }: RedisJournalOptions): RedisJournal {
+export function redisJournal({ call, prefix, pause, size }: RedisJournalOptions): RedisJournal {
   const keys = { seq: `${prefix}journal:seq`, bytes: `${prefix}journal:bytes`, weights: `${prefix}journal:weights`, list: `${prefix}journal:` }
+  // Entries recorded in one turn of the event loop go to Redis in one script (a group commit): each
+  // request still waits for its own entry to be kept before it is answered.
+  let batch: { readonly args: string[]; readonly done: Promise<unknown> } | undefined
+  const send = (): { readonly args: string[]; readonly done: Promise<unknown> } => {
+    const args = [String(size), String(JOURNAL_BYTES_IN_ALL), keys.list]
+    const done = new Promise((resolve) => setImmediate(resolve)).then(() => {
+      batch = undefined
+      return call.script(RECORD, [keys.seq, keys.bytes, keys.weights], args)
+    })
+    return { args, done }
+  }
 
   async function kept(scope: string, filter: JournalFilter): Promise<Kept[]> {
     const found: Kept[] = []
@@ -91,8 +108,11 @@ export function redisJournal({ call, prefix, pause }: RedisJournalOptions): Redi
 
   return {
     async record(scope, record) {
+      if (size === 0) return
       const text = JSON.stringify(journalEntryOf(record, 0)).slice('{"seq":0'.length)
-      await call.script(RECORD, [keys.seq, keys.list + scope, keys.bytes, keys.weights], [scope, record.request.basePath, text, String(JOURNAL_SIZE), String(JOURNAL_BYTES_IN_ALL), keys.list])
+      batch ??= send()
+      batch.args.push(scope, record.request.basePath, text)
+      await batch.done
     },
     async page(scope, filter) {
       const scopes = scope === undefined ? ((await call.command(['ZRANGE', keys.weights, '0', '-1'])) as string[]) : [scope]

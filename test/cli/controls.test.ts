@@ -35,6 +35,15 @@ it('removes the control API with --no-control: its paths answer like any unknown
   expect(cli.stdout()).toContain('control: disabled')
 })
 
+it('keeps as many requests in the journal as --journal-size says, the last ones; none with 0', async () => {
+  for (const [size, kept] of [['0', []], ['1', ['/v1/pets/2']], ['2', ['/v1/pets/1', '/v1/pets/2']]] as const) {
+    const { control, api } = await serve(['--journal-size', size])
+    for (const id of [0, 1, 2]) await api('k').authed(`/pets/${id}`)
+    const page = (await control.call('/journal')).json as { entries: { path: string }[]; total: number }
+    expect(page.entries.map((entry) => entry.path), `--journal-size ${size}`).toEqual(kept)
+  }
+})
+
 // The control routes are a table built when the module loads; a served fake is where a user meets it.
 it('answers its summary and its forced rules as JSON over HTTP', async () => {
   const { control, api } = await serve([])

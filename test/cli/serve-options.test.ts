@@ -86,7 +86,7 @@ it('shows every option with --help or -h, and starts nothing', async () => {
     vi.restoreAllMocks()
     expect(stdout.join('')).toBe(SERVE_HELP)
   }
-  for (const option of ['--port <n>', '--host <address>', '--api-key <key>', '--fixture <name|file>', '--isolate', '--latency', '--max-animals <n>', '--state-file <path>', '--state-interval', '--store-idle-minutes', '--no-control', '--record-pact <dir> --consumer <name>', '--no-prefer', '--control-token <t>', '--control-cors', '--allowed-host', '--log-format <f>', '--quiet', '--store <redis-url>', '--store-timeout <ms>', '-h, --help']) {
+  for (const option of ['--port <n>', '--host <address>', '--api-key <key>', '--fixture <name|file>', '--isolate', '--latency', '--max-animals <n>', '--state-file <path>', '--state-interval', '--store-idle-minutes', '--journal-size <n>', '--no-control', '--record-pact <dir> --consumer <name>', '--no-prefer', '--control-token <t>', '--control-cors', '--allowed-host', '--log-format <f>', '--quiet', '--store <redis-url>', '--store-timeout <ms>', '-h, --help']) {
     expect(SERVE_HELP, option).toContain(option)
   }
   expect(SERVE_HELP).toContain(`(default ${DEFAULT_BUDGET_LIMITS.maxAnimals})`)
@@ -148,8 +148,8 @@ it('holds answers back by the --latency given: a fixed time or a range', async (
   }
 })
 
-it('bounds --max-animals, --state-interval and --store-idle-minutes, quoting what was typed', async () => {
-  for (const [flag, min, max] of [['--max-animals', 1, 100_000_000], ['--state-interval', 100, 86_400_000], ['--store-idle-minutes', 1, 10_080]] as const) {
+it('bounds --max-animals, --state-interval, --store-idle-minutes and --journal-size, quoting what was typed', async () => {
+  for (const [flag, min, max] of [['--max-animals', 1, 100_000_000], ['--state-interval', 100, 86_400_000], ['--store-idle-minutes', 1, 10_080], ['--journal-size', 0, 1000]] as const) {
     for (const value of [String(min), String(max)]) {
       expect(await refusalOf([flag, value, '--fixture', 'empty', ...LATER]), `${flag} ${value}`).toBe(LATER_REFUSAL)
     }

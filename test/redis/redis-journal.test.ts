@@ -32,7 +32,7 @@ describe.skipIf(!hasRedis)('the journal in Redis', () => {
 
   it(`keeps a scope's last ${JOURNAL_SIZE} requests, numbered on across scopes and replicas, scrubbed of every credential before Redis holds them`, async () => {
     const prefix = `j${++prefixes}:`
-    const [one, two] = [redisJournal({ call: await harness.connect(), prefix, pause: nextTurn }), redisJournal({ call: await harness.connect(), prefix, pause: nextTurn })]
+    const [one, two] = [redisJournal({ call: await harness.connect(), prefix, pause: nextTurn, size: JOURNAL_SIZE }), redisJournal({ call: await harness.connect(), prefix, pause: nextTurn, size: JOURNAL_SIZE })]
     for (let i = 1; i <= JOURNAL_SIZE + 1; i++) await (i % 2 === 0 ? one : two).record('a', record(`/pets/${i}`))
     await one.record('b', record('/pets/b'))
     const a = await two.page('a', {})
@@ -52,7 +52,7 @@ describe.skipIf(!hasRedis)('the journal in Redis', () => {
   it(`keeps every scope together within ${JOURNAL_BYTES_IN_ALL} bytes: past it the scope holding the most forgets its oldest entries, and the others keep theirs`, async () => {
     const prefix = `j${++prefixes}:`
     const connection = await harness.connect()
-    const journal = redisJournal({ call: connection, prefix, pause: nextTurn })
+    const journal = redisJournal({ call: connection, prefix, pause: nextTurn, size: JOURNAL_SIZE })
     for (let i = 1; i <= 3; i++) await journal.record('heavy', record(`/pets/${i}`))
     await journal.record('light', record('/pets/light'))
     const held = Number(await connection.command(['GET', `${prefix}journal:bytes`]))
@@ -73,6 +73,19 @@ describe.skipIf(!hasRedis)('the journal in Redis', () => {
     await journal.clear(undefined)
     expect(await connection.command(['GET', `${prefix}journal:bytes`])).toBe('0')
     expect((await journal.page(undefined, {})).total).toBe(0)
+  })
+
+  it('writes nothing to Redis per request with a journal size of 0 (--journal-size 0), and keeps the last n with n', async () => {
+    for (const [size, kept] of [[0, 0], [2, 2]] as const) {
+      const connection = await harness.connect()
+      const scripts: string[] = []
+      const counted = { ...connection, script: (source: string, keys: readonly string[], args: readonly string[]) => (scripts.push(source), connection.script(source, keys, args)) }
+      const api = createRedisApi({ connection: counted, prefix: `j${++prefixes}:`, keys: createKeyPolicy([]), maxAnimals: 100, prefer: true, fixture: [], journalSize: size })
+      expect((await api.start()).ok).toBe(true)
+      for (let i = 0; i < 3; i++) await api.handle(plainRequest({ path: `/pets/${i}`, headers: { authorization: 'Bearer k' } }))
+      expect((await api.journal.page(undefined, {})).total, `size ${size}`).toBe(kept)
+      expect(scripts.filter((source) => source.includes('RPUSH')).length > 0, `size ${size}`).toBe(size > 0)
+    }
   })
 
   it('answers a request whose journal entry Redis could not keep: the request was served, its entry is lost', async () => {
