@@ -382,10 +382,14 @@ function pageOf(listed: readonly string[], query: PageQuery): PageHead {
   return { summary: { total: listed.length, offset }, texts: listed.slice(offset, offset + query.limit) }
 }
 
-/** `total` counts the matches among the animals read, `scanned` of them: all but in a store past MAX_NAME_SCAN. */
-export async function namedPageOf(listed: readonly string[], name: string, query: PageQuery): Promise<PageHead> {
+/**
+ * `total` counts the matches among the animals read, `scanned` of them: all but in a store past
+ * MAX_NAME_SCAN. `size` is how many the view holds when `listed` is only its first (a store in
+ * Redis reads no more than a search scans).
+ */
+export async function namedPageOf(listed: readonly string[], name: string, query: PageQuery, size = listed.length): Promise<PageHead> {
   const found = await findByName(listed, name, query.offset, query.limit, nextTurn)
-  return { summary: { total: found.matched, offset: query.offset, scanned: found.scanned, complete: found.scanned === listed.length }, texts: found.texts }
+  return { summary: { total: found.matched, offset: query.offset, scanned: found.scanned, complete: found.scanned === size }, texts: found.texts }
 }
 
 function readWhole(name: string, text: string, [min, max]: readonly [number, number]): Result<number, ApiError> {

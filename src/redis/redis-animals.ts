@@ -58,8 +58,8 @@ export type RedisAnimals = {
   drop(usedBy: number): Promise<boolean>
   /** How many animals it holds. */
   size(): Promise<number>
-  /** Every animal's JSON text in ascending id order; only those with `status` when given. */
-  texts(status?: PetStatus): Promise<string[]>
+  /** Every animal's JSON text in ascending id order (the first `max` when given); only those with `status` when given. */
+  texts(status?: PetStatus, max?: number): Promise<string[]>
   /** How many animals have each status, and how many have none, read in one step. */
   counts(): Promise<Record<PetStatus | 'none', number>>
   /**
@@ -246,8 +246,8 @@ async function countsIn(call: RedisCall, keys: StoreKeys): Promise<Record<PetSta
 }
 
 /** Every animal's text of a store (only those with `status` when given), ascending id, read a chunk at a time. */
-async function textsIn(call: RedisCall, keys: StoreKeys, status: PetStatus | undefined): Promise<string[]> {
-  const ids = (await call.command(['ZRANGE', status === undefined ? keys.ids : keys.status[status], '0', '-1'])) as string[]
+async function textsIn(call: RedisCall, keys: StoreKeys, status: PetStatus | undefined, max: number | undefined): Promise<string[]> {
+  const ids = (await call.command(['ZRANGE', status === undefined ? keys.ids : keys.status[status], '0', String(max === undefined ? -1 : max - 1)])) as string[]
   const texts: string[] = []
   for (let start = 0; start < ids.length; start += WRITE_CHUNK) {
     texts.push(...((await call.command(['HMGET', keys.pets, ...ids.slice(start, start + WRITE_CHUNK)])) as string[]))
@@ -387,6 +387,6 @@ export function redisAnimals({ call, prefix, label, maxAnimals }: RedisAnimalsOp
       const [total, offset, texts] = (await call.script(PAGE, [status === undefined ? keys.ids : keys.status[status], keys.pets], [...args, String(limit)])) as [number, number, string[]]
       return { total, offset, texts }
     },
-    texts: (status) => textsIn(call, keys, status),
+    texts: (status, max) => textsIn(call, keys, status, max),
   }
 }

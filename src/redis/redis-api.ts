@@ -62,7 +62,7 @@ export type RedisApi = Handler & {
   storeOf(token: string): Promise<Result<RedisAnimals, ApiError>>
   /** Every store in use: the shared one, or under isolation each key's. */
   stores(): Promise<RedisAnimals[]>
-  /** Under isolation, the store in use with this label; the shared store without isolation. */
+  /** Under isolation, the store in use with this label (`?store=<label>`); none without isolation. */
   labelled(label: string): Promise<RedisAnimals | undefined>
   /** One store under isolation back to the fixture, without its forced rules, latency and journal; ids go on. */
   resetStore(store: RedisAnimals): Promise<Result<void, ApiError>>
@@ -132,7 +132,7 @@ export function createRedisApi(options: RedisApiOptions): RedisApi {
     isolated: tenants !== undefined,
     storeOf: (token) => orUnavailable(() => storeFor(token)),
     stores: async () => (tenants === undefined ? [store] : tenants.inUse()),
-    labelled: async (label) => (tenants === undefined ? store : tenants.labelled(label)),
+    labelled: async (label) => tenants?.labelled(label),
     resetStore: (one) =>
       orUnavailable(async () => {
         const renewed = await (tenants === undefined ? one.replace(fixture) : tenants.renew(one))

@@ -1,6 +1,7 @@
 import type { AnimalGenerator } from '../fake/assemble-fake.js'
 import { seedStopped } from '../fake/assemble-fake.js'
 import { animalsPage, CONTROL_BASE, type Control, controlBodyLimit, credentialCheck, documentResponse, findRoute, idOf, journalPageResponse, namedPageOf, type PageHead, type PageQuery, readForcedRule, readJournalFilter, readJson, readJsonBytes, readLatency, readPageQuery, routeFinder, ruleNotFound, snapshotBodyLimit, storeNotNamed, unknownLabel } from '../fake/control.js'
+import { MAX_NAME_SCAN } from '../fake/animal-search.js'
 import { joinFixture } from '../fake/fixture.js'
 import { parseSeedRequest } from '../fake/seed-request.js'
 import { invalidSnapshot, parseSnapshotGradually } from '../fake/snapshot.js'
@@ -90,8 +91,11 @@ const ROUTES: Readonly<Record<string, RedisRoute>> = {
   'GET /animals': async (request, target, { api }) => {
     const store = await namedStore(target, api)
     const query = readPageQuery(request)
-    const head = query.name === undefined ? await pageIn(store, query) : await namedPageOf(await store.texts(query.status), query.name, query)
-    return animalsPage(head, query, await store.counts())
+    const counts = await store.counts()
+    // A search reads no more animals than it scans (MAX_NAME_SCAN), however large the store.
+    const size = query.status === undefined ? Object.values(counts).reduce((sum, count) => sum + count, 0) : counts[query.status]
+    const head = query.name === undefined ? await pageIn(store, query) : await namedPageOf(await store.texts(query.status, MAX_NAME_SCAN), query.name, query, size)
+    return animalsPage(head, query, counts)
   },
   'GET /stores': async (_request, _target, { api }) => {
     const stores = await Promise.all(

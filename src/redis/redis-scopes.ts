@@ -191,6 +191,8 @@ export function redisScopes({ call, prefix, startLatency }: RedisScopesOptions):
     rules: `${prefix}forced:`,
   }
   let cached: Promise<ScopesState> | undefined
+  // What `cached` resolved to, so that `stale` compares at once.
+  let latest: ScopesState | undefined
 
   const read = (): Promise<Read> => readScopes(call, keys)
 
@@ -202,15 +204,21 @@ export function redisScopes({ call, prefix, startLatency }: RedisScopesOptions):
 
   const scopes: RedisScopes = {
     current() {
-      cached ??= read().then(({ state }) => state)
-      // A read that failed is not kept: the next request reads again.
-      cached.catch(() => (cached = undefined))
+      if (cached === undefined) {
+        const reading = read().then(({ state }) => (latest = state))
+        cached = reading
+        // A read that failed is not kept: the next request reads again.
+        reading.catch(() => {
+          if (cached === reading) cached = undefined
+        })
+      }
       return cached
     },
     stale(seen) {
-      void cached?.then((state) => {
-        if (state === seen) cached = undefined
-      })
+      if (latest === seen) {
+        cached = undefined
+        latest = undefined
+      }
     },
     async take(state, label, request) {
       for (const scope of [label, EVERY_STORE]) {

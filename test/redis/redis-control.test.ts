@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createFake } from '../../src/fake.js'
+import { MAX_NAME_SCAN } from '../../src/fake/animal-search.js'
 import { generateLazily } from '../../src/seed/generate-lazily.js'
 import { nextTurn } from '../../src/fake/next-turn.js'
 import type { RedisConnection } from '../../src/redis/connection.js'
@@ -217,5 +218,21 @@ describe.skipIf(!hasRedis)('the control API over a store in Redis', () => {
     const summary = await control(1, '/', { key: null })
     expect(summary.headers.get('content-type')).toBe('application/json')
     expect(await summary.json()).toEqual({ animals: pets.length, journal: 0, forcedRules: 0 })
+  })
+
+  it(`reads no more than ${MAX_NAME_SCAN} animals from Redis for a search by name, however large the store`, async () => {
+    const ranges: string[][] = []
+    const wrap = (connection: RedisConnection): RedisConnection => ({
+      ...connection,
+      command: (args) => {
+        if (args[0] === 'ZRANGE') ranges.push([...args])
+        return connection.command(args)
+      },
+    })
+    const { control } = await replicas({ wrap })
+    ranges.length = 0
+    const found = (await (await control(0, '/animals?name=a&status=sold&limit=1')).json()) as { complete: boolean; scanned: number }
+    expect(found).toMatchObject({ complete: true, scanned: pets.filter((pet) => pet.status === 'sold').length })
+    expect(ranges).toEqual([[ 'ZRANGE', expect.stringMatching(/:status:sold$/), '0', String(MAX_NAME_SCAN - 1)]])
   })
 })

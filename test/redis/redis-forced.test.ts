@@ -109,6 +109,10 @@ const SHARED_STEPS: readonly Step[] = [
   control('/forced', { method: 'DELETE' }),
   control('/'),
   api('/pets', { method: 'POST', body: { name: 'Kept', categoryId: 1 } }),
+  // A delay that runs out on a request the API answers at once: the request keeps its delay.
+  rule({ path: '/nothing', delayMs: 7, times: 1 }),
+  api('/nothing'),
+  api('/nothing'),
   rule({ status: 418, code: 'teapot', message: 'Short and stout.' }),
   api('/pets/3'),
   api('/nothing'),
@@ -124,6 +128,7 @@ const SHARED_STEPS: readonly Step[] = [
   control('/journal', { search: 'path=/v1/pets/1&since=10&limit=1' }),
   control('/journal', { search: 'tenant=shared&limit=1' }),
   control('/journal', { search: 'colour=red' }),
+  control('/journal', { search: 'method=post' }),
   control('/reset', { method: 'POST' }),
   control('/forced'),
   control('/latency'),
@@ -183,6 +188,16 @@ const ISOLATED_STEPS: readonly Step[] = [
   control('/', { key: OTHER }),
   control('/journal', { method: 'DELETE', key: null }),
   control('/journal', { key: null }),
+  // Rules of two stores and of every store, listed together in the order they were added.
+  rule({ status: 501, path: '/a' }, KEY),
+  rule({ status: 502, path: '/b' }, OTHER),
+  rule({ status: 503, path: '/c' }, KEY),
+  control('/forced', { key: null }),
+  // A store's own latency leaves every store's for the others.
+  control('/latency', { method: 'PUT', body: { ms: 11 }, key: null }),
+  control('/latency', { method: 'PUT', body: { ms: 9 }, key: KEY }),
+  api('/pets', { key: OTHER }),
+  api('/pets', { key: KEY }),
   control('/animals', { key: OTHER, search: 'status=available' }),
   control('/animals', { key: null }),
   control('/stores', { key: null }),
@@ -269,7 +284,10 @@ describe.skipIf(!hasRedis)('forced rules, latency and the journal in Redis', () 
       left = changes
       const reply = await replica?.api.handle(requestOf(api('/pets', { search: 'limit=1' })))
       expect(reply !== undefined && !isDropped(reply) && reply.status, `${changes} changes`).toBe(status)
-      if (status === 503) expect(JSON.parse(String(reply !== undefined && !isDropped(reply) && reply.body))).toMatchObject({ code: 'store_unavailable', message: 'The forced rules or latency changed during this request. It changed 5 times in a row: try again.' })
+      if (status === 503 && reply !== undefined && !isDropped(reply)) {
+        expect(JSON.parse(String(reply.body))).toEqual({ code: 'store_unavailable', status: 503, message: 'The forced rules or latency changed during this request. It changed 5 times in a row: try again.' })
+        expect(reply.headers['retry-after']).toBe('1')
+      }
       expect(left).toBe(0)
     }
   })
@@ -305,5 +323,14 @@ describe.skipIf(!hasRedis)('forced rules, latency and the journal in Redis', () 
     expect(await connection.command(['GET', `${prefix}forced:count`])).toBe('1')
     // Made again from the fixture, the key's store has no rule and no latency of its own left.
     expect(mine).toMatchObject({ status: 501, delayMs: 0 })
+  })
+
+  it('resets the one store without isolation: back to the fixture, without its rules, latency and journal', async () => {
+    const [replica] = await redisReplicas()
+    if (replica === undefined) throw new Error('no replica')
+    await run([rule({ status: 500, path: '/x' }), control('/latency', { method: 'PUT', body: { ms: 3 } }), api('/pets', { method: 'POST', body: { name: 'Gone', categoryId: 1 } })], [replica])
+    expect(await replica.api.resetStore(replica.api.store)).toEqual({ ok: true, value: undefined })
+    const [rules, latency, journal, listed] = await run([control('/forced'), control('/latency'), control('/journal'), api('/pets', { search: 'limit=100' })], [replica])
+    expect([rules?.body, latency?.body, (journal?.body as { total: number }).total, listed?.body]).toEqual([{ rules: [] }, {}, 0, pets])
   })
 })
