@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest'
 import type { Fields, PlainRequest } from '../../src/service/http.js'
 import { execFileSync } from 'node:child_process'
-import { BODY_LIMIT, createJournal, createJournalPool, ENTRY_BYTES, SHARED_ANSWER_CHARS } from '../../src/fake/journal.js'
+import { BODY_LIMIT, createJournal, createJournalPool, cutPage, ENTRY_BYTES, JOURNAL_PAGE_CHARS, PAGE_CHUNK, SHARED_ANSWER_CHARS } from '../../src/fake/journal.js'
 
 const request = (path: string, headers: Fields, body?: Uint8Array): PlainRequest => ({
   method: body === undefined ? 'GET' : 'POST',
@@ -268,4 +268,23 @@ it('keeps a pool full to exactly its bound, and gives way with the first entry p
   recordAnswer(journal)
   expect(journal.entries().map((entry) => entry.seq)).toEqual([2, 3, 4])
   expect(pool.bytes).toBe(3 * plain)
+})
+
+// cutPage is what every journal page goes through, in memory and in Redis: its bounds, exactly.
+it(`cuts a page once its texts pass ${JOURNAL_PAGE_CHARS} characters (a page of exactly that many is whole), keeps a first entry past it, and pauses every ${PAGE_CHUNK} entries`, async () => {
+  const items = (lengths: readonly number[]) => lengths.map((length, i) => ({ seq: i + 1, text: 'x'.repeat(length) }))
+  const cut = async (lengths: readonly number[], filter = {}) => {
+    let pauses = 0
+    const page = await cutPage(items(lengths), filter, (item) => item.text, async () => void (pauses += 1))
+    return { count: page.texts.length, next: page.next, more: page.more, total: page.total, pauses }
+  }
+  const half = JOURNAL_PAGE_CHARS / 2
+  expect(await cut([half, half])).toEqual({ count: 2, next: 2, more: false, total: 2, pauses: 0 })
+  expect(await cut([half, half, 1])).toEqual({ count: 2, next: 2, more: true, total: 3, pauses: 0 })
+  expect(await cut([half, half + 1])).toEqual({ count: 1, next: 1, more: true, total: 2, pauses: 0 })
+  expect(await cut([JOURNAL_PAGE_CHARS + 1, 1])).toEqual({ count: 1, next: 1, more: true, total: 2, pauses: 0 })
+  expect(await cut(Array.from({ length: 2 * PAGE_CHUNK }, () => 1))).toMatchObject({ count: 2 * PAGE_CHUNK, pauses: 1 })
+  expect(await cut(Array.from({ length: 2 * PAGE_CHUNK + 1 }, () => 1))).toMatchObject({ count: 2 * PAGE_CHUNK + 1, pauses: 2 })
+  expect(await cut([], { since: 7 })).toEqual({ count: 0, next: 7, more: false, total: 0, pauses: 0 })
+  expect(await cut([])).toEqual({ count: 0, next: 0, more: false, total: 0, pauses: 0 })
 })
