@@ -181,15 +181,7 @@ export type RedisScopesOptions = {
 }
 
 export function redisScopes({ call, prefix, startLatency }: RedisScopesOptions): RedisScopes {
-  const keys = {
-    version: versionKey(prefix),
-    last: `${prefix}forced:last`,
-    count: `${prefix}forced:count`,
-    scopes: `${prefix}forced:scopes`,
-    remaining: `${prefix}forced:remaining`,
-    latency: `${prefix}latency`,
-    rules: `${prefix}forced:`,
-  }
+  const keys = scopeKeysOf(prefix)
   let cached: Promise<ScopesState> | undefined
   // What `cached` resolved to, so that `stale` compares at once.
   let latest: ScopesState | undefined
@@ -261,6 +253,19 @@ export function redisScopes({ call, prefix, startLatency }: RedisScopesOptions):
     },
   }
   return scopes
+}
+
+/** The keys of the forced rules and latencies under `prefix` (see `RedisScopes`). */
+function scopeKeysOf(prefix: string) {
+  return {
+    version: versionKey(prefix),
+    last: `${prefix}forced:last`,
+    count: `${prefix}forced:count`,
+    scopes: `${prefix}forced:scopes`,
+    remaining: `${prefix}forced:remaining`,
+    latency: `${prefix}latency`,
+    rules: `${prefix}forced:`,
+  }
 }
 
 type ScopeKeys = { readonly version: string; readonly scopes: string; readonly latency: string; readonly remaining: string; readonly rules: string }
