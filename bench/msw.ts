@@ -10,7 +10,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
 import { pathToFileURL } from 'node:url'
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
-import { createFake } from '../src/fake.js'
+import { createFake } from '../src/create-fake.js'
 import { resolveApiBase, toMatcher } from '../src/msw/base-url.js'
 import { createHandlers } from '../src/msw/handlers.js'
 

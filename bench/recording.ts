@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { pathToFileURL } from 'node:url'
 import { setupServer } from 'msw/node'
-import { createFake } from '../src/fake.js'
+import { createFake } from '../src/create-fake.js'
 import { createHandlers } from '../src/msw/handlers.js'
 
 const BASE = 'http://bench.test/v1'

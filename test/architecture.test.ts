@@ -20,7 +20,7 @@ const ROOMS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
 )
 
 /** Rooms that run in any JavaScript runtime: only these packages, no node:*, no clock or randomness of their own. */
-const NEUTRAL: Readonly<Record<string, readonly string[]>> = { spec: [], service: ['lossless-json'], fake: ['lossless-json'] }
+const NEUTRAL: Readonly<Record<string, readonly string[]>> = { spec: [], service: ['lossless-json'], store: [], memory: ['lossless-json'], fake: ['lossless-json'] }
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url))
 const IMPORT = /^\s*(?:import|export)\s[^'"]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/gm
@@ -55,7 +55,7 @@ it('imports only along the arrows between rooms', () => {
   expect(crossings).toEqual([])
 })
 
-it('keeps the spec, the service and the fake free of transports, I/O, Faker, msw, the clock and randomness', () => {
+it('keeps the spec, the service, the store port, the memory adapter and the fake free of transports, I/O, Faker, msw, the clock and randomness', () => {
   for (const [room, packages] of Object.entries(NEUTRAL)) {
     const files = sources(join(SRC, room))
     expect(files.length, room).toBeGreaterThan(0)
@@ -68,6 +68,35 @@ it('keeps the spec, the service and the fake free of transports, I/O, Faker, msw
       expect(source, `${relative(SRC, file)} reads the clock or randomness`).not.toMatch(/Date\.now\(|Math\.random\(|new Date\(\)|performance\.now/)
     }
   }
+})
+
+/** Every relative import of a file of src/, type imports included, as the files it names. */
+function importsOf(file: string): string[] {
+  return [...readFileSync(file, 'utf8').matchAll(IMPORT)].map(([, specifier = '', dynamic = '']) => specifier || dynamic).filter((target) => target.startsWith('.')).map((target) => join(file, '..', target).replace(/\.js$/, '.ts'))
+}
+
+it('has no circle of imports between files: no file imports, through any chain, a file that imports it back', () => {
+  const files = sources(SRC)
+  const graph = new Map(files.map((file) => [file, importsOf(file).filter((target) => files.includes(target))]))
+  const circles: string[] = []
+  // Depth-first, three colours: a file met again while it is on the path closes a circle.
+  const state = new Map<string, 'open' | 'done'>()
+  const visit = (file: string, path: readonly string[]): void => {
+    state.set(file, 'open')
+    for (const next of graph.get(file) ?? []) {
+      if (state.get(next) === 'open') circles.push([...path.slice(path.indexOf(next)), file, next].map((each) => relative(SRC, each)).join(' -> '))
+      else if (state.get(next) === undefined) visit(next, [...path, file])
+    }
+    state.set(file, 'done')
+  }
+  for (const file of files) if (state.get(file) === undefined) visit(file, [])
+  expect(circles).toEqual([])
+})
+
+it('keeps the fake over the port: in fake/ only assemble-fake.ts names an adapter, and that the memory one', () => {
+  const named = sources(join(SRC, 'fake')).flatMap((file) => importsOf(file).filter((target) => ['memory', 'redis'].includes(roomOf(target))).map((target) => `${relative(SRC, file)} -> ${relative(SRC, target)}`))
+  expect(named.every((line) => line.startsWith('fake/assemble-fake.ts -> memory/'))).toBe(true)
+  expect(named.length).toBeGreaterThan(0)
 })
 
 it('has no function of more than 60 lines of its own (the functions nested in one counted apart)', () => {

@@ -8,7 +8,7 @@ import { formatParityText, parityPassed, slowestParity, summariseParity, toParit
 import { type ParityOptions, type ParityReport, ParitySetupError, runParity } from '../parity/run.js'
 import { runMarker } from '../deployment/run-marker.js'
 import { createScrubber } from '../service/credentials.js'
-import { createFake } from '../fake.js'
+import { createFake } from '../create-fake.js'
 import { startServer } from '../node/server.js'
 import { CliError } from './cli-error.js'
 import { formatRunSummary } from './run-summary.js'

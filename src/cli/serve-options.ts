@@ -1,4 +1,4 @@
-import { JOURNAL_SIZE } from '../fake/journal.js'
+import { JOURNAL_SIZE } from '../store/journal-entry.js'
 import type { ParseArgsConfig } from 'node:util'
 import { MAX_DELAY_MS } from '../fake/latency.js'
 import { DEFAULT_FIXTURE } from '../disk/fixtures.js'

@@ -1,7 +1,7 @@
-import { JOURNAL_SIZE } from '../fake/journal.js'
-import { readControlOpenApiText } from '../contracts/openapi-files.js'
-import { createFake, type Fake } from '../fake.js'
-import { CONTROL_BASE, type Control, createControl, type PactWritten } from '../fake/control.js'
+import { JOURNAL_SIZE } from '../store/journal-entry.js'
+import { createFake, type Fake } from '../create-fake.js'
+import { CONTROL_BASE, type Control, type PactWritten } from '../fake/control.js'
+import { coreOf } from '../fake/assemble-fake.js'
 import { DEFAULT_FIXTURE } from '../disk/fixtures.js'
 import { writePactFile } from '../disk/pact-writer.js'
 import { createIdReservation, createStateWriter, prepareStateFile, readStateFile, StateFileError, type StateWriter } from '../disk/state-file.js'
@@ -9,12 +9,11 @@ import { createPactRecording } from '../recording/pact-recording.js'
 import { DEFAULT_BUDGET_LIMITS } from '../service/budget.js'
 import { definedOnly } from '../service/defined-only.js'
 import { isFakeInputError } from '../service/errors.js'
-import type { IdReservation } from '../service/store.js'
+import type { IdReservation } from '../memory/animals.js'
 import type { Pet } from '../spec/animals-service.js'
 import { describeKeys } from '../site/describe-keys.js'
-import { createPages, PAGE_PATHS } from '../site/pages.js'
-import { API_BASE, createSite } from '../site/site.js'
-import { createHostPolicy } from '../site/site-guard.js'
+import { PAGE_PATHS } from '../site/pages.js'
+import { API_BASE } from '../site/site.js'
 import type { Handler } from '../service/http.js'
 import { CliError } from './cli-error.js'
 import { createBatchedWriter, createRequestLog, useColour } from './request-log.js'
@@ -22,7 +21,7 @@ import { API_KEYS_ENV, CONTROL_TOKEN_ENV, parseServeArgs, type ServeConfig, STOR
 import { listenOrSay, stopSignal } from './stop-signal.js'
 import { runCommand, URL_ENV } from './wrapped-command.js'
 import { onStore } from './serve-store.js'
-import { loadPets, type Running } from './served.js'
+import { loadPets, type Running, siteOver } from './served.js'
 
 export { API_KEYS_ENV, CONTROL_TOKEN_ENV, STORE_ENV, STORE_SECRET_ENV } from './serve-options.js'
 
@@ -173,7 +172,7 @@ async function loadStart(config: ServeConfig): Promise<Start> {
 /** The fake from its start, with its state writer, its pact recording, its control API and the site over them. */
 function assemble(config: ServeConfig, start: Start): Served {
   const { pets, saved, ids } = start
-  const { keys, isolate, prefer, maxAnimals, storeIdleMs, journalSize, latency, stateFile, pact, controlToken } = config
+  const { keys, isolate, prefer, maxAnimals, storeIdleMs, journalSize, latency, stateFile, pact } = config
   const fake = createFake({ pets, keys, isolate, prefer, maxAnimals, storeIdleMs, journalSize, ...definedOnly({ ids, latency }) })
   if (saved !== undefined) {
     try {
@@ -185,9 +184,7 @@ function assemble(config: ServeConfig, start: Start): Served {
   }
   const writer = stateFile === undefined ? undefined : createStateWriter({ path: stateFile, store: () => fake.store, intervalMs: config.stateIntervalMs, onError: reportStateWrite })
   const writePact = pact === undefined ? undefined : recordPact(fake, pact)
-  const control = config.control ? createControl({ fake, document: readControlOpenApiText(), ...definedOnly({ writePact, token: controlToken }) }) : undefined
-  const pages = createPages({ keys: fake.keys, control: control === undefined ? 'off' : controlToken === undefined ? 'open' : 'token' })
-  const site = createSite({ api: fake, pages, hosts: createHostPolicy(config.allowedHosts), controlCorsOrigins: config.controlCors, ...definedOnly({ control }) })
+  const { site, control } = siteOver(coreOf(fake), config, definedOnly({ writePact }))
   return { fake, site, ...definedOnly({ control, writer, writePact }) }
 }
 

@@ -1,5 +1,5 @@
-import type { ForcedRule, ForcedRuleSpec } from '../fake/forced.js'
-import type { JournalEntry } from '../fake/journal.js'
+import type { ForcedRule, ForcedRuleSpec } from '../store/scope.js'
+import type { JournalEntry } from '../store/journal-entry.js'
 import type { LatencySpec } from '../fake/latency.js'
 import type { PetStatus } from '../spec/animals-service.js'
 

@@ -4,7 +4,7 @@ import { open, readdir, readFile, rename, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { parseFixture } from '../fake/fixture.js'
 import { compareInt64, nextInt64, parseInt64Text, toInt64 } from '../service/int64.js'
-import type { IdReservation, Store } from '../service/store.js'
+import type { IdReservation, Store } from '../memory/animals.js'
 import type { Pet } from '../spec/animals-service.js'
 import type { Int64 } from '../spec/animals-service.js'
 

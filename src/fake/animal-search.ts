@@ -1,5 +1,4 @@
-import { compareInt64, parseInt64Text } from '../service/int64.js'
-import type { Int64 } from '../spec/animals-service.js'
+import type { Maybe } from '../store/port.js'
 
 /**
  * The most animals one search by name reads: a store of millions is searched in its first part, and
@@ -11,41 +10,37 @@ export const MAX_NAME_SCAN = 200_000
 export type NameMatches = { readonly texts: readonly string[]; readonly matched: number; readonly scanned: number }
 
 /**
- * The position of the first animal whose id is `id` or above, in JSON texts ordered by id (each
- * starts `{"id":`): where a page that jumps to an id begins.
- */
-export function offsetOfId(texts: readonly string[], id: Int64): number {
-  let low = 0
-  let high = texts.length
-  while (low < high) {
-    const middle = (low + high) >>> 1
-    if (compareInt64(idOf(texts[middle] ?? ''), id) < 0) low = middle + 1
-    else high = middle
-  }
-  return low
-}
-
-/**
  * How many animals a search reads between pauses: a few milliseconds of work, so that the API and
  * every other request get the event loop in between, however many searches run at once.
  */
 export const SEARCH_CHUNK = 5_000
 
 /**
- * The animals whose names contain `name`, ignoring case: the page from `offset` among the matches.
- * Reads `SEARCH_CHUNK` animals, then waits for `pause`, and so on.
+ * The animals whose names contain `name`, ignoring case, among the first `MAX_NAME_SCAN` of a store
+ * of `size`: the page from `offset` among the matches. Reads `SEARCH_CHUNK` animals at a time with
+ * `read`, and waits for `pause` between, so that no search holds the event loop, or more than a
+ * chunk of a store kept elsewhere, at once.
  */
-export async function findByName(texts: readonly string[], name: string, offset: number, limit: number, pause: () => Promise<void>): Promise<NameMatches> {
-  const wanted = name.toLowerCase()
-  const scanned = Math.min(texts.length, MAX_NAME_SCAN)
+export async function findByName(
+  read: (offset: number, count: number) => Maybe<readonly string[]>,
+  size: number,
+  query: { readonly name: string; readonly offset: number; readonly limit: number },
+  pause: () => Promise<void>,
+): Promise<NameMatches> {
+  const wanted = query.name.toLowerCase()
   const page: string[] = []
   let matched = 0
-  for (let i = 0; i < scanned; i++) {
-    if (i > 0 && i % SEARCH_CHUNK === 0) await pause()
-    const text = texts[i] ?? ''
-    if (!nameOf(text).toLowerCase().includes(wanted)) continue
-    if (matched >= offset && page.length < limit) page.push(text)
-    matched += 1
+  let scanned = 0
+  while (scanned < Math.min(size, MAX_NAME_SCAN)) {
+    if (scanned > 0) await pause()
+    const texts = await read(scanned, Math.min(SEARCH_CHUNK, MAX_NAME_SCAN - scanned))
+    if (texts.length === 0) break
+    scanned += texts.length
+    for (const text of texts) {
+      if (!nameOf(text).toLowerCase().includes(wanted)) continue
+      if (matched >= query.offset && page.length < query.limit) page.push(text)
+      matched += 1
+    }
   }
   return { texts: page, matched, scanned }
 }
@@ -61,9 +56,4 @@ function nameOf(text: string): string {
   const literal = text.slice(start, text.indexOf(AFTER_NAME, start))
   // Stryker disable next-line StringLiteral: a fast path: JSON.parse reads a name without escapes the same
   return literal.includes('\\') ? (JSON.parse(literal) as string) : literal.slice(1, -1)
-}
-
-function idOf(text: string): Int64 {
-  const digits = /^\{"id":(-?[0-9]+)/.exec(text)?.[1]
-  return (digits === undefined ? undefined : parseInt64Text(digits)) ?? 0
 }

@@ -1,34 +1,23 @@
-import { createApp } from './app.js'
-import { type Budget, budgetFull, createBudget } from '../service/budget.js'
-import { createKeyPolicy, type KeyPolicy } from '../service/auth.js'
-import { type ApiError, apiError, FakeInputError, orThrow } from '../service/errors.js'
-import { type ForcedRule, type ForcedRuleSpec, parseForcedRule } from './forced.js'
-import { parseFixtureRecords } from './fixture.js'
-import { isDropped, type PlainRequest, type Reply } from '../service/http.js'
-import { type JournalEntry, type JournalFilter, type JournalPage, readJournalPage, readJournals } from './journal.js'
-import { type LatencySpec, parseLatency, pickDelay, toLatencySpec } from './latency.js'
-import { invalidSnapshot, parseSnapshotGradually } from './snapshot.js'
-import type { StatusMix } from './seed-request.js'
-import type { IdReservation, Store } from '../service/store.js'
-import { createTenants, type Scope, type Tenant, type Tenants } from './tenants.js'
-import type { NewPet, Pet } from '../spec/animals-service.js'
-import type { Int64 } from '../spec/animals-service.js'
+import { type Budget, createBudget } from '../service/budget.js'
+import type { KeyPolicy } from '../service/auth.js'
+import { apiError, FakeInputError, orThrow } from '../service/errors.js'
+import type { PlainRequest, Reply } from '../service/http.js'
 import { definedOnly } from '../service/defined-only.js'
-
-/** Options of `seed`: the generator's seed (random when absent) and status weights. */
-export type SeedOptions = {
-  readonly seed?: number
-  readonly statusMix?: StatusMix
-}
-
-/**
- * Makes a source of realistic new animals for a seed; the public `createFake` loads Faker only when
- * first asked.
- */
-export type AnimalGenerator = (options: { readonly seed: number } & SeedOptions) => Promise<() => NewPet>
-
-/** What `seed` added. */
-export type SeedResult = { readonly added: number; readonly firstId: Int64 | null; readonly lastId: Int64 | null }
+import type { SeedOptions } from '../seed/status-mix.js'
+import type { Pet } from '../spec/animals-service.js'
+import type { IdReservation, Store } from '../memory/animals.js'
+import { createMemoryStore, type MemoryStore } from '../memory/memory-store.js'
+import type { JournalEntry } from '../store/journal-entry.js'
+import { settled } from '../store/port.js'
+import { SHARED_STORE } from '../store/scope.js'
+import type { ForcedRule, ForcedRuleSpec } from '../store/scope.js'
+import { refusalError } from './refusals.js'
+import type { Target, SeedResult } from './controls.js'
+import { createFakeCore, type FakeCore, type FakeEnvironment } from './fake-core.js'
+import { checkedPets } from './fixture.js'
+import { type JournalFilter, type JournalPage, readJournal } from './journal-reader.js'
+import { type LatencySpec, parseLatency } from './latency.js'
+import type { ExchangeListener } from './pipeline.js'
 
 /** Options of a fake; `createFake` fills in the clock, randomness and generator. */
 export type FakeOptions = {
@@ -59,19 +48,6 @@ export type FakeOptions = {
    * the Error body, or the operation's success when it can be had. On unless false.
    */
   readonly prefer?: boolean
-}
-
-/** What the core cannot do for itself: the clock, randomness and Faker. */
-export type FakeEnvironment = {
-  readonly now: () => number
-  /** A number in [0, 1). */
-  readonly random: () => number
-  readonly generate: AnimalGenerator
-  /**
-   * Lets other work run (the next turn of the event loop): long seeds and snapshot loads pause
-   * between chunks, so the API keeps answering meanwhile.
-   */
-  readonly pause: () => Promise<void>
 }
 
 /**
@@ -123,8 +99,9 @@ export type StoreControls = Controls & {
 }
 
 /**
- * One fake service, shared by every transport it is handed to. Its controls cover every store;
- * `store`, `seed`, `snapshot` and `load` act on the one shared store, so under isolation use `forKey`.
+ * One fake service in this process's memory, shared by every transport it is handed to. Its
+ * controls cover every store; `store`, `seed`, `snapshot` and `load` act on the one shared store,
+ * so under isolation use `forKey`.
  */
 export type Fake = StoreControls & {
   /** The API with its controls: journal, forced responses, latency. */
@@ -148,205 +125,96 @@ export type Fake = StoreControls & {
   observe(listener: ExchangeListener): () => void
 }
 
-/** One request to the API and its reply, with whether a test chose the reply (forced, Prefer). */
-export type ObservedExchange = { readonly request: PlainRequest; readonly reply: Reply; readonly forced: boolean }
-export type ExchangeListener = (exchange: ObservedExchange) => void
+/** The one fake behind each `Fake`, as the control API and the servers take it. */
+const cores = new WeakMap<Fake, FakeCore>()
+
+/** The fake behind a `Fake` made by `assembleFake` (`createFake`): what `createControl` serves. */
+export function coreOf(fake: Fake): FakeCore {
+  const core = cores.get(fake)
+  if (core === undefined) throw new Error('coreOf: not a fake made by createFake()')
+  return core
+}
 
 /**
- * Creates a fake service from its options and environment.
- * @example assembleFake({ pets }, { now: Date.now, random: Math.random, generate })
+ * Creates a fake service in memory from its options and environment: the one fake (`createFakeCore`)
+ * over the memory adapter, with controls that answer at once.
+ * @example assembleFake({ pets }, { now: Date.now, random: Math.random, generate, pause })
  */
 export function assembleFake(options: FakeOptions, environment: FakeEnvironment): Fake {
-  const { now, random } = environment
-  const keys = createKeyPolicy(options.keys ?? [])
   const isolate = options.isolate ?? false
-  const { maxAnimals, maxTextChars, maxCacheChars, maxTenants, storeIdleMs: idleMs, ids, journalSize } = options
+  const { maxAnimals, maxTextChars, maxCacheChars, ids, journalSize } = options
   const budget = createBudget(definedOnly({ maxAnimals, maxTextChars, maxCacheChars }))
+  const store = createMemoryStore({ fixture: checkedPets(options.pets ?? []), isolate, budget, ...definedOnly({ ids, journalSize }) })
   const latency = options.latency === undefined ? undefined : orThrow(parseLatency(options.latency))
-  const tenants = createTenants({ fixture: options.pets ?? [], isolate, budget, now, ...definedOnly({ maxTenants, idleMs, ids, journalSize, latency }) })
-  const app = createApp({ keys, tenantFor: tenants.forToken, everyStore: tenants.everyStore, prefer: options.prefer ?? true })
-  let listeners: readonly ExchangeListener[] = []
-  const storeControls = (tenant: () => Tenant, reset: () => void): StoreControls =>
-    joined(scopeControls(tenant, reset, environment.pause), animalControls(tenant, budget, environment))
-
-  // Under isolation there is no shared store: its store controls point the caller to forKey.
-  const sharedTenant = (): Tenant => {
+  const core = createFakeCore(store, { keys: options.keys ?? [], isolate, prefer: options.prefer ?? true, limits: budget.limits, ...definedOnly({ latency, maxStores: options.maxTenants, idleMs: options.storeIdleMs }) }, environment)
+  // The fake's own controls cover every store; its store controls act on the shared one, which
+  // under isolation there is not: they point the caller to forKey.
+  const shared = storeControls(core, store, () => (isolate ? undefined : SHARED), () => {
     if (isolate) throw new FakeInputError(apiError('invalid_body', 'Under isolation each key has its own store: use forKey(key).'))
-    return tenants.shared
+    return SHARED
+  })
+  const inUse = (label: string): string => {
+    if (store.storeOf(label) === undefined) throw new FakeInputError(apiError('invalid_parameter', `No store is labelled ${label} any more.`))
+    return label
   }
-  const shared = animalControls(sharedTenant, budget, environment)
-  const everyStore = everyStoreControls(tenants, environment.pause)
-
-  const api: Omit<Fake, keyof StoreControls> & Pick<Fake, 'reset'> = {
-    keys,
+  const labelled = (label: string): StoreControls => storeControls(core, store, () => inUse(label), () => inUse(label))
+  const fake: Fake = joined(shared, {
+    handle: (request: PlainRequest): Reply => settled(core.handle(request)),
+    keys: core.keys,
     isolated: isolate,
-    handle(request) {
-      const receivedAt = now()
-      const exchange = app.handle(request)
-      if (request.method === 'OPTIONS') return exchange.reply
-      const scope: Scope = exchange.tenant ?? tenants.everyStore
-      const added = pickDelay(scope.latency, random)
-      const reply = added === 0 ? exchange.reply : { ...exchange.reply, delayMs: (exchange.reply.delayMs ?? 0) + added }
-      scope.journal.record({
-        request,
-        receivedAt,
-        tenant: exchange.tenant?.label ?? null,
-        status: isDropped(reply) ? null : reply.status,
-        forced: exchange.forced,
-        outcome: exchange.outcome,
-        delayMs: reply.delayMs ?? 0,
-        ...(isDropped(reply) ? {} : { response: reply }),
-      })
-      for (const listener of listeners) listener({ request, reply, forced: exchange.forced })
-      return reply
-    },
-    observe(listener) {
-      listeners = [...listeners, listener]
-      return () => {
-        listeners = listeners.filter((other) => other !== listener)
+    reset(pets?: readonly Pet[]) {
+      if (pets !== undefined) {
+        const set = store.setFixture(checkedPets(pets))
+        if (!set.ok) throw new FakeInputError(refusalError(set.error, budget.limits))
       }
+      settled(core.controls.reset(isolate ? undefined : SHARED))
     },
-    reset: (pets?: readonly Pet[]) => tenants.reset(pets === undefined ? undefined : checkPets(pets)),
-    forKey(key) {
-      const tenant = (): Tenant => orThrow(tenants.forToken(key))
-      return storeControls(tenant, () => tenants.resetTenant(tenant()))
-    },
-    forLabel(label) {
-      if (tenants.byLabel(label) === undefined) return undefined
-      const tenant = (): Tenant => {
-        const found = tenants.byLabel(label)
-        if (found === undefined) throw new FakeInputError(apiError('invalid_parameter', `No store is labelled ${label} any more.`))
-        return found
-      }
-      return storeControls(tenant, () => tenants.resetTenant(tenant()))
-    },
-    stores: () => tenants.all().map(({ label, store }) => ({ label, store })),
+    forKey: (key: string) => labelled(orThrow(settled(core.tenancy.storeFor(key)))),
+    forLabel: (label: string) => (store.storeOf(label) === undefined ? undefined : labelled(label)),
+    stores: () => settled(store.tenants.labels()).flatMap((label) => {
+      const found = store.storeOf(label)
+      return found === undefined ? [] : [{ label, store: found }]
+    }),
     budget,
+    observe: core.observe,
+  })
+  cores.set(fake, core)
+  return fake
+}
+
+const SHARED = SHARED_STORE
+
+/**
+ * The in-code controls of a scope (`scope`: a store's label, or every store) and its store
+ * (`label`), over the same controls the control API serves: the memory adapter answers at once.
+ */
+function storeControls(core: FakeCore, store: MemoryStore, scope: () => Target, label: () => string): StoreControls {
+  const { controls } = core
+  return {
+    reset: () => settled(controls.reset(scope())),
+    journal: (filter = {}) => readJournal(store.journal.chunks(scope()), filter),
+    journalPage: (filter) => controls.journalPage(scope(), filter),
+    clearJournal: () => settled(controls.clearJournal(scope())),
+    force: (spec) => settled(controls.force(scope(), spec)),
+    forcedRules: () => settled(controls.rules(scope())),
+    unforce: (id) => settled(controls.unforce(scope(), id)),
+    get latency() {
+      return settled(controls.latency(scope()))
+    },
+    setLatency: (latency) => settled(controls.setLatency(scope(), latency)),
+    get store() {
+      const found = store.storeOf(label())
+      if (found === undefined) throw new FakeInputError(apiError('invalid_parameter', 'This store is no longer in use.'))
+      return found
+    },
+    seed: (count, seedOptions) => controls.seed(label(), count, seedOptions),
+    snapshot: () => [...(store.storeOf(label())?.all() ?? [])],
+    load: (pets) => settled(controls.load(label(), pets)),
+    loadSnapshot: (json) => controls.loadSnapshot(label(), typeof json === 'string' ? new TextEncoder().encode(json) : json),
   }
-  return joined(joined(everyStore, shared), api)
 }
 
 /** Both objects' properties as one object, getters kept as getters (a spread would read them once). */
 function joined<A extends object, B extends object>(a: A, b: B): A & B {
   return Object.defineProperties({}, { ...Object.getOwnPropertyDescriptors(a), ...Object.getOwnPropertyDescriptors(b) }) as A & B
-}
-
-/** The controls of one scope's rules, latency and journal. */
-function scopeControls(scope: () => Scope, reset: () => void, pause: () => Promise<void>): Controls {
-  return {
-    reset,
-    journal: (filter = {}) => scope().journal.entries(filter),
-    journalPage: (filter) => readJournalPage([scope().journal], filter, pause),
-    clearJournal: () => scope().journal.clear(),
-    force: (spec) => scope().forced.add(checkRule(spec)),
-    forcedRules: () => scope().forced.list(),
-    unforce: (id) => (id === undefined ? (scope().forced.clear(), true) : scope().forced.remove(id)),
-    get latency() {
-      return toLatencySpec(scope().latency)
-    },
-    setLatency(latency) {
-      scope().latency = orThrow(parseLatency(latency))
-    },
-  }
-}
-
-/**
- * The controls of every store at once: under isolation, each store's rules and journal with those
- * set without a key, and a latency that every store takes; without it, the one store's.
- */
-function everyStoreControls(tenants: Tenants, pause: () => Promise<void>): Controls {
-  const { everyStore } = tenants
-  const reset = (): void => tenants.reset()
-  if (!tenants.isolated) return scopeControls(() => everyStore, reset, pause)
-  const scopes = (): Scope[] => [everyStore, ...tenants.all()]
-  return {
-    reset,
-    journal: (filter = {}) => readJournals(scopes().map((scope) => scope.journal), filter),
-    journalPage: (filter) => readJournalPage(scopes().map((scope) => scope.journal), filter, pause),
-    clearJournal: () => scopes().forEach((scope) => scope.journal.clear()),
-    force: (spec) => everyStore.forced.add(checkRule(spec)),
-    forcedRules: () => scopes().flatMap((scope) => scope.forced.list()).sort((a, b) => a.id - b.id),
-    unforce: (id) => (id === undefined ? (scopes().forEach((scope) => scope.forced.clear()), true) : scopes().some((scope) => scope.forced.remove(id))),
-    get latency() {
-      return toLatencySpec(everyStore.latency)
-    },
-    setLatency(latency) {
-      tenants.setLatencyEverywhere(orThrow(parseLatency(latency)))
-    },
-  }
-}
-
-/** The controls of one store's animals: seeding, snapshots, loading. */
-function animalControls(tenant: () => Tenant, budget: Budget, environment: FakeEnvironment): Omit<StoreControls, keyof Controls> {
-  const { random, generate, pause } = environment
-  return {
-    get store() {
-      return tenant().store
-    },
-    async seed(count, seedOptions = {}) {
-      if (!Number.isSafeInteger(count) || count < 0) {
-        throw new FakeInputError(apiError('invalid_body', 'The count must be a whole number.'))
-      }
-      if (budget.used.animals + count > budget.limits.maxAnimals) throw budgetFull(budget, count)
-      const seed = seedOptions.seed ?? Math.floor(random() * 2 ** 32)
-      return seedInto(tenant().store, count, await generate({ ...seedOptions, seed }), pause)
-    },
-    snapshot: () => [...tenant().store.all()],
-    load(pets) {
-      tenant().store.replace(checkPets(pets))
-    },
-    async loadSnapshot(json) {
-      const bytes = typeof json === 'string' ? new TextEncoder().encode(json) : json
-      const pets = await parseSnapshotGradually(bytes, { pause, maxAnimals: budget.limits.maxAnimals })
-      if (!pets.ok) throw invalidSnapshot(pets.error)
-      const store = tenant().store
-      await store.replaceGradually(pets.value, pause)
-      return store.size
-    },
-  }
-}
-
-/** Animals a seed makes between pauses: a few milliseconds of work. */
-const SEED_CHUNK = 2000
-
-/**
- * Adds `count` animals from `next` to the store, their ids reserved in one go first, pausing
- * between chunks so that the API answers meanwhile.
- */
-async function seedInto(store: Store, count: number, next: () => NewPet, pause: () => Promise<void>): Promise<SeedResult> {
-  const reserved = store.reserveIds(count)
-  if (!reserved.ok) throw new FakeInputError(reserved.error)
-  let firstId: Int64 | null = null
-  let lastId: Int64 | null = null
-  for (let added = 0; added < count; added++) {
-    if (added > 0 && added % SEED_CHUNK === 0) await pause()
-    const result = store.create(next())
-    // What was added stays (creations of the API may sit between its ids): the answer says so.
-    if (!result.ok) throw new FakeInputError(added === 0 ? result.error : seedStopped(result.error, { added, count, firstId, lastId }))
-    lastId = result.value.pet.id
-    firstId ??= lastId
-  }
-  return { added: count, firstId, lastId }
-}
-
-function checkRule(spec: ForcedRuleSpec): ForcedRuleSpec {
-  return orThrow(parseForcedRule(spec))
-}
-
-function checkPets(pets: unknown): Pet[] {
-  const checked = parseFixtureRecords(pets)
-  if (!checked.ok) throw new FakeInputError(apiError('invalid_body', checked.error))
-  return checked.value
-}
-
-/** A seed's error once some of its animals are stored: which, and why the rest are not. */
-export function seedStopped(
-  refusal: ApiError,
-  seeded: { readonly added: number; readonly count: number; readonly firstId: Int64 | null; readonly lastId: Int64 | null },
-): ApiError {
-  const { added, count, firstId, lastId } = seeded
-  return apiError(
-    refusal.code,
-    `The seed stopped after ${added} of ${count} animals, which stay stored (ids ${firstId} to ${lastId}); the next was refused: ${refusal.message}`,
-  )
 }

@@ -1,4 +1,5 @@
 import { parse } from 'lossless-json'
+import { apiError, FakeInputError } from '../service/errors.js'
 import { fail, ok, type Result } from '../service/http.js'
 import { parseJsonNumber } from '../service/json-body.js'
 import { parsePet, toPetJson } from '../service/pets.js'
@@ -46,4 +47,11 @@ export function toFixtureText(pets: readonly Pet[]): string {
 /** A fixture from animals' JSON texts, as a store keeps them. */
 export function joinFixture(texts: readonly string[]): string {
   return texts.length === 0 ? '[]\n' : `[\n${texts.join(',\n')}\n]\n`
+}
+
+/** Fixture records checked, or a `FakeInputError` (400) naming the first bad one: what a control given animals in code or a body answers. */
+export function checkedPets(records: unknown): Pet[] {
+  const checked = parseFixtureRecords(records)
+  if (!checked.ok) throw new FakeInputError(apiError('invalid_body', checked.error))
+  return checked.value
 }

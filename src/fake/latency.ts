@@ -1,18 +1,10 @@
 import { type ApiError, apiError } from '../service/errors.js'
 import { fail, ok, type Result } from '../service/http.js'
 import { isWholeNumber } from '../service/whole-number.js'
-
-/** How long every API answer is held back: not at all, a fixed time, or a random time in a range. */
-export type Latency =
-  | { readonly kind: 'none' }
-  | { readonly kind: 'fixed'; readonly ms: number }
-  | { readonly kind: 'range'; readonly minMs: number; readonly maxMs: number }
+import { type Latency, NO_LATENCY } from '../store/scope.js'
 
 /** A latency setting as users write it: `{}` for none, `{ ms }` fixed, `{ minMs, maxMs }` a range. */
 export type LatencySpec = { readonly ms?: number; readonly minMs?: number; readonly maxMs?: number }
-
-/** No added latency. */
-export const NO_LATENCY: Latency = Object.freeze({ kind: 'none' })
 
 /** The longest an answer is held back, by a latency or a forced delay: five minutes. */
 export const MAX_DELAY_MS = 300_000

@@ -1,7 +1,7 @@
 import { delay, http, HttpResponse, type HttpHandler } from 'msw'
 import { INTERNAL_ERROR } from '../service/errors.js'
 import { type Handler, isDropped, type PlainRequest, type Reply } from '../service/http.js'
-import { createFake, type Fake } from '../fake.js'
+import { createFake, type Fake } from '../create-fake.js'
 import { type RecordPactOptions, recordingFor } from '../recording/pact-recording.js'
 import { type ApiBase, resolveApiBase, toMatcher } from './base-url.js'
 

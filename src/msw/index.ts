@@ -4,8 +4,8 @@
  */
 export { BaseUrlError } from './base-url.js'
 export { createHandlers, type HandlersOptions } from './handlers.js'
-export { createFake, DEFAULT_PETS, type Fake, type FakeOptions } from '../fake.js'
-export type * from '../fake.js'
+export { createFake, DEFAULT_PETS, type Fake, type FakeOptions } from '../create-fake.js'
+export type * from '../create-fake.js'
 export { bypassUnhandledRequests, failOnUnhandledRequests } from './listen-options.js'
 export { ERROR_STATUS } from '../service/errors.js'
 export { PET_STATUSES } from '../spec/animals-service.js'

@@ -1,4 +1,4 @@
-import type { ObservedExchange } from '../fake/assemble-fake.js'
+import type { ObservedExchange } from '../fake/pipeline.js'
 import { scrubberOfRequest } from '../service/credentials.js'
 import { isDropped } from '../service/http.js'
 import { API_KEY_PLACEHOLDER, INVALID_KEY } from '../contracts/placeholder-key.js'

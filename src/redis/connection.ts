@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto'
+import { StoreUnavailable } from '../store/port.js'
 
 /**
  * One Redis, as the stores use it: a command, or a Lua script by its SHA-1 (sent whole once when
  * Redis does not know it, after a restart). Each rejects within `timeoutMs`, and at once while
- * Redis is unreachable, with a `RedisUnavailable`: never a hang.
+ * Redis is unreachable or cannot serve (loading, out of memory, read-only), with a
+ * `StoreUnavailable`: never a hang. Any other error reply is a bug, rejected as Redis gave it.
  */
 export type RedisCall = {
   command(args: readonly string[]): Promise<unknown>
@@ -21,13 +23,17 @@ export type RedisConnection = RedisCall & {
   close(): Promise<void>
 }
 
-/** A command or script that could not reach Redis in time, or was refused a place in the queue. */
-export class RedisUnavailable extends Error {
-  constructor(where: string, cause: unknown) {
-    super(`The store at ${where} did not answer: ${cause instanceof Error ? cause.message : String(cause)}.`)
-    this.name = 'RedisUnavailable'
-  }
+/** A command or script that could not reach Redis in time, was refused a place in the queue, or met a Redis that cannot serve now. */
+function unavailable(where: string, cause: unknown): StoreUnavailable {
+  return new StoreUnavailable(`The store at ${where} did not answer: ${cause instanceof Error ? cause.message : String(cause)}.`)
 }
+
+/**
+ * The error replies of a Redis that cannot serve for now, by their first word: loading its data,
+ * out of memory (`maxmemory` with `noeviction`), a read-only replica, a failed disk write, busy
+ * with a script, a cluster or replication that is not ready.
+ */
+const UNAVAILABLE_REPLIES = /^(LOADING|OOM|READONLY|MISCONF|BUSY|MASTERDOWN|NOREPLICAS|TRYAGAIN|CLUSTERDOWN|NOAUTH|WRONGPASS|NOPERM) /
 
 /** The most commands waiting for Redis at once (sent or not), so that a frozen Redis cannot grow the process. */
 export const REDIS_QUEUE_LIMIT = 10_000
@@ -36,7 +42,7 @@ export const REDIS_QUEUE_LIMIT = 10_000
 export type RedisOptions = {
   /** `redis://[user:password@]host:port[/db]`, or `rediss://` for TLS. */
   readonly url: string
-  /** The longest a command waits for its answer, in ms; then it fails with `RedisUnavailable`. */
+  /** The longest a command waits for its answer, in ms; then it fails with `StoreUnavailable`. */
   readonly timeoutMs: number
 }
 
@@ -78,7 +84,7 @@ export async function connectRedis({ url, timeoutMs }: RedisOptions): Promise<Re
   // request. So each command races its own deadline; an answer that comes late is read and dropped.
   const send = (args: readonly string[]): Promise<unknown> =>
     new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new RedisUnavailable(where, new Error(`no answer within ${timeoutMs} ms (--store-timeout)`))), timeoutMs)
+      const timer = setTimeout(() => reject(unavailable(where, new Error(`no answer within ${timeoutMs} ms (--store-timeout)`))), timeoutMs)
       redis.sendCommand(args).then(
         (reply) => {
           clearTimeout(timer)
@@ -86,7 +92,7 @@ export async function connectRedis({ url, timeoutMs }: RedisOptions): Promise<Re
         },
         (error: unknown) => {
           clearTimeout(timer)
-          reject(error instanceof client.ErrorReply ? error : new RedisUnavailable(where, error))
+          reject(error instanceof client.ErrorReply && !UNAVAILABLE_REPLIES.test(error.message) ? error : unavailable(where, error))
         },
       )
     })

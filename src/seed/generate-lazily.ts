@@ -1,4 +1,4 @@
-import type { AnimalGenerator } from '../fake/assemble-fake.js'
+import type { AnimalGenerator } from './status-mix.js'
 
 /**
  * Faker takes a moment to load, so it is loaded on first seed; `#seed-generator` (package.json

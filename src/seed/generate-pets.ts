@@ -1,14 +1,14 @@
 import type { Faker, LocaleDefinition } from '@faker-js/faker'
 import { faker as englishFaker } from '@faker-js/faker/locale/en'
 import { nextInt64 } from '../service/int64.js'
-import { CATEGORIES } from '../fake/categories.js'
-import { DEFAULT_STATUS_MIX, STATUS_MIX_KEYS, type StatusMix } from '../fake/seed-request.js'
+import { CATEGORIES } from './categories.js'
+import { DEFAULT_STATUS_MIX, STATUS_MIX_KEYS, type StatusMix } from './status-mix.js'
 import type { NewPet, Pet } from '../spec/animals-service.js'
 import type { Int64 } from '../spec/animals-service.js'
 
-export { CATEGORIES } from '../fake/categories.js'
+export { CATEGORIES } from './categories.js'
 
-export { DEFAULT_STATUS_MIX, type StatusMix } from '../fake/seed-request.js'
+export { DEFAULT_STATUS_MIX, type StatusMix } from './status-mix.js'
 
 /**
  * Faker's class, reached through its English entry: the package's root imports its 70 locales

@@ -1,4 +1,4 @@
-import { apiError, FakeInputError } from './errors.js'
+import { type ApiError, apiError } from './errors.js'
 
 /**
  * What all the stores of one fake may hold together, so that no request (and no number of
@@ -62,19 +62,16 @@ export function createBudget(limits: Partial<BudgetLimits> = {}): Budget {
   }
 }
 
-/** The 507 of a full budget, saying what is full in true numbers. */
-export function budgetFull(budget: Budget, adding: number): FakeInputError {
-  const { maxAnimals, maxTextChars } = budget.limits
-  const { animals, chars } = budget.used
-  if (animals + adding > maxAnimals) return noRoomForAnimals(adding, animals, maxAnimals)
-  return noRoom(adding, `the animals' text would pass ${maxTextChars} characters (${chars} used, every store together)`)
-}
-
-/** The 507 of `adding` animals where every store together holds `held` of at most `maxAnimals` (a store in Redis counts them there). */
-export function noRoomForAnimals(adding: number, held: number, maxAnimals: number): FakeInputError {
-  return noRoom(adding, `it holds ${held} of at most ${maxAnimals} animals (--max-animals, every store together)`)
-}
-
-function noRoom(adding: number, why: string): FakeInputError {
-  return new FakeInputError(apiError('store_full', `The fake has no room for ${adding} more animal${adding === 1 ? '' : 's'}: ${why}.`))
+/**
+ * The 507 of `adding` more animals that do not fit (none or fewer: a replacement with more text),
+ * saying what is full in true numbers: what every store together holds (`held`) against `limits`.
+ */
+export function budgetFull(limits: BudgetLimits, held: { readonly animals: number; readonly chars: number }, adding: number): ApiError {
+  const why =
+    held.animals + adding > limits.maxAnimals
+      ? `it holds ${held.animals} of at most ${limits.maxAnimals} animals (--max-animals, every store together)`
+      : `the animals' text would pass ${limits.maxTextChars} characters (${held.chars} used, every store together)`
+  // A replacement of as many animals or fewer can still hold more text than there is room for.
+  const what = adding > 0 ? `${adding} more animal${adding === 1 ? '' : 's'}` : 'these animals'
+  return apiError('store_full', `The fake has no room for ${what}: ${why}.`)
 }

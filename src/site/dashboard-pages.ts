@@ -4,7 +4,7 @@ import { assetFile, ASSET_TYPES, ASSETS_BASE } from './asset-file.js'
 import { escapeHtml, htmlDocument, htmlResponse } from './html.js'
 import { PET_STATUSES } from '../spec/animals-service.js'
 import { MAX_DELAY_MS } from '../fake/latency.js'
-import { CATEGORIES } from '../fake/categories.js'
+import { CATEGORIES } from '../seed/categories.js'
 
 /** Where the dashboard and its modules are served. */
 export const DASHBOARD_PATHS = {

@@ -1,11 +1,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { nextTurn } from '../../src/fake/next-turn.js'
-import { createRedisApi } from '../../src/redis/redis-api.js'
-import { createRedisControl } from '../../src/redis/redis-control.js'
-import { generateLazily } from '../../src/seed/generate-lazily.js'
-import { createKeyPolicy } from '../../src/service/auth.js'
 import { createPages } from '../../src/site/pages.js'
+import { redisReplica } from '../support/fake-over.js'
 import { createSite } from '../../src/site/site.js'
 import { hasChromium, keepToOrigin, launchChromium } from '../support/browser.js'
 import { shippedPets } from '../support/fixtures.js'
@@ -22,14 +18,10 @@ describe.skipIf(!hasChromium || !hasRedis)('the dashboard over a store in Redis'
   let replicas: string[] = []
 
   beforeAll(async () => {
-    const keys = createKeyPolicy([KEY])
     replicas = []
     for (let replica = 0; replica < 2; replica++) {
-      const connection = await harness.connect()
-      const api = createRedisApi({ connection, prefix: 'dash:', keys, maxAnimals: 100_000, prefer: true, fixture })
-      await api.start()
-      const control = createRedisControl({ api, keys, maxAnimals: 100_000, generate: generateLazily, random: Math.random, pause: nextTurn })
-      replicas.push((await harness.serve(createSite({ api, control, pages: createPages({ keys, control: 'open' }) }))).url)
+      const { core, control } = await redisReplica(await harness.connect(), 'dash:', { pets: fixture, keys: [KEY], limits: { maxAnimals: 100_000 } })
+      replicas.push((await harness.serve(createSite({ api: core, control, pages: createPages({ keys: core.keys, control: 'open' }) }))).url)
     }
     browser = await launchChromium()
   })

@@ -1,3 +1,4 @@
+import { coreOf } from '../../src/fake/assemble-fake.js'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -5,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { buildExample } from '../../examples/browser/build.js'
 import { serveStatic, type StaticServer } from '../../examples/browser/serve.js'
-import { createFake, DEFAULT_PETS, type Fake, type FakeOptions } from '../../src/fake.js'
+import { createFake, DEFAULT_PETS, type Fake, type FakeOptions } from '../../src/create-fake.js'
 import { createControl } from '../../src/fake/control.js'
 import { type RunningServer, startServer } from '../../src/node/server.js'
 import { createPages } from '../../src/site/pages.js'
@@ -23,7 +24,7 @@ describe('the dashboard', () => {
 
   async function serve(options: FakeOptions, token?: string): Promise<{ fake: Fake; server: RunningServer }> {
     const served = createFake({ pets: fixture, ...options })
-    const control = createControl({ fake: served, ...(token === undefined ? {} : { token }) })
+    const control = createControl({ core: coreOf(served), ...(token === undefined ? {} : { token }) })
     const pages = createPages({ keys: served.keys, control: token === undefined ? 'open' : 'token' })
     const running = await startServer({ app: createSite({ api: served, control, pages }) })
     servers.push(running)
@@ -421,7 +422,7 @@ describe('the API reference', () => {
     if (!hasChromium) return
     fake = createFake({ pets: shippedPets('default'), keys: [KEY] })
     const pages = createPages({ keys: fake.keys, control: 'open' })
-    server = await startServer({ app: createSite({ api: fake, control: createControl({ fake }), pages }) })
+    server = await startServer({ app: createSite({ api: fake, control: createControl({ core: coreOf(fake) }), pages }) })
     browser = await launchChromium()
   })
   afterAll(async () => {

@@ -18,7 +18,7 @@ it('answers POST /__control/pact with 404 when it records no pact, saying how to
   const origin = (await waitForBaseUrl(cli)).replace(/\/v1$/, '')
   const written = await createControlClient(`${origin}/__control`).call('/pact', { method: 'POST' })
   expectError(written, 404, 'route_not_found')
-  expect(written.json).toMatchObject({ message: 'No pact is being recorded: start the fake with --record-pact <dir> --consumer <name>.' })
+  expect(written.json).toMatchObject({ message: 'No pact is being recorded: start the fake in memory with --record-pact <dir> --consumer <name> (not with --store, where each replica would record a part).' })
 })
 
 async function recording(dir: string) {

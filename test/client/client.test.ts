@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { createAnimalsClient, isAnimalsApiError } from '../../src/client/client.js'
-import { createFake, type Fake } from '../../src/fake.js'
+import { createFake, type Fake } from '../../src/create-fake.js'
 import { API_BASE, createSite } from '../../src/site/site.js'
 import { type RunningServer, startServer } from '../../src/node/server.js'
 import { shippedPets } from '../support/fixtures.js'

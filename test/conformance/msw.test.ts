@@ -1,6 +1,6 @@
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, beforeEach, describe, it } from 'vitest'
-import { createFake } from '../../src/fake.js'
+import { createFake } from '../../src/create-fake.js'
 import { createHandlers } from '../../src/msw/handlers.js'
 import { failOnUnhandledRequests } from '../../src/msw/listen-options.js'
 import { createApiClient } from '../support/api-client.js'

@@ -1,6 +1,6 @@
 import { getResponse } from 'msw'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createFake, type Fake } from '../../src/fake.js'
+import { createFake, type Fake } from '../../src/create-fake.js'
 import { createHandlers } from '../../src/msw/handlers.js'
 import { type RunningServer, startServer } from '../../src/node/server.js'
 import { API_BASE, createSite } from '../../src/site/site.js'

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { joinFixture, parseFixture } from '../../src/fake/fixture.js'
 import { createIdReservation, createStateWriter, ID_BLOCK, prepareStateFile, readStateFile, StateFileError } from '../../src/disk/state-file.js'
-import { createStore, type Store } from '../../src/service/store.js'
+import { createStore, type Store } from '../../src/memory/animals.js'
 import type { Int64, Pet } from '../../src/spec/animals-service.js'
 import { escapedForRegExp } from '../support/expectations.js'
 
@@ -42,8 +42,8 @@ const saved = (file: string): Pet[] => {
 const temporaries = (dir: string): string[] => readdirSync(dir).filter((name) => name.endsWith('.tmp'))
 const createdId = (store: Store, name = 'new'): Int64 => {
   const created = store.create({ name, categoryId: 1 })
-  if (!created.ok) throw new Error(created.error.message)
-  return created.value.pet.id
+  if (!created.ok) throw new Error(created.error.kind)
+  return created.value.id
 }
 
 async function refusal(promise: Promise<unknown>): Promise<StateFileError> {
@@ -264,7 +264,7 @@ it('never hands out an id twice at the top of the 64-bit range, across restarts 
   // No id comes after the largest to write as the next one, so it cannot be reserved ahead of use.
   expect(refusalOf(() => createIdReservation(file).use(INT64_MAX)).message).toBe(`id reservation ${file}.ids: no id follows ${INT64_MAX}, so it cannot be reserved`)
   expect(readFileSync(`${file}.ids`, 'utf8')).toBe(`{"next":"${INT64_MAX}"}\n`)
-  const full = { ok: false, error: { code: 'store_full' } }
+  const full = { ok: false, error: { kind: 'not_durable' } }
   expect(first.create({ name: 'the largest id', categoryId: 1 })).toMatchObject(full)
   // Killed before the state file was written: the restart starts from no animals again.
   const second = createStore({ ids: createIdReservation(file) })
@@ -293,7 +293,7 @@ it('refuses to hand out an id when the reservation cannot be written, and the st
   const { dir, file } = place()
   const store = createStore({ initial: animals(1), ids: createIdReservation(file) })
   rmSync(dir, { recursive: true })
-  expect(store.create({ name: 'unreserved', categoryId: 1 })).toMatchObject({ ok: false, error: { code: 'store_full' } })
+  expect(store.create({ name: 'unreserved', categoryId: 1 })).toEqual({ ok: false, error: { kind: 'not_durable', adding: 1 } })
   expect(store.size).toBe(1)
 })
 

@@ -1,9 +1,14 @@
 import { expect, it } from 'vitest'
-import { findByName, MAX_NAME_SCAN, offsetOfId, SEARCH_CHUNK } from '../../src/fake/animal-search.js'
+import { findByName as find, MAX_NAME_SCAN, SEARCH_CHUNK } from '../../src/fake/animal-search.js'
+import { offsetOfId } from '../../src/memory/animal-index.js'
 import { toPetJson } from '../../src/service/pets.js'
 
 const text = (id: number | bigint, name: string) => toPetJson({ id, name, categoryId: 1 })
 const noPause = async (): Promise<void> => undefined
+
+/** A search over texts as a store in memory holds them, read a slice at a time as every store is. */
+const findByName = (texts: readonly string[], name: string, offset: number, limit: number, pause: () => Promise<void>) =>
+  find((from, count) => texts.slice(from, from + count), texts.length, { name, offset, limit }, pause)
 
 it('reads at most MAX_NAME_SCAN animals for one search: all of a store exactly that size, the first part of a bigger one', async () => {
   const store = Array.from({ length: MAX_NAME_SCAN }, (_, i) => text(i + 1, i === MAX_NAME_SCAN - 1 ? 'Last' : 'x'))
@@ -15,14 +20,17 @@ it('reads at most MAX_NAME_SCAN animals for one search: all of a store exactly t
 it(`pauses after every ${SEARCH_CHUNK} animals read, so other requests get the event loop, and not before the first`, async () => {
   const readAt: number[] = []
   let read = 0
-  const store = new Proxy(Array.from({ length: 3 * SEARCH_CHUNK + 1 }, (_, i) => text(i + 1, 'x')), {
-    get: (target, key) => {
-      if (typeof key === 'string' && /^[0-9]+$/.test(key)) read = Number(key) + 1
-      return Reflect.get(target, key)
-    },
-  })
-  await findByName(store, 'y', 0, 10, async () => void readAt.push(read))
+  const store = Array.from({ length: 3 * SEARCH_CHUNK + 1 }, (_, i) => text(i + 1, 'x'))
+  const asked: [number, number][] = []
+  const slice = (from: number, count: number) => {
+    asked.push([from, count])
+    read = Math.min(store.length, from + count)
+    return store.slice(from, from + count)
+  }
+  await find(slice, store.length, { name: 'y', offset: 0, limit: 10 }, async () => void readAt.push(read))
   expect(readAt).toEqual([SEARCH_CHUNK, 2 * SEARCH_CHUNK, 3 * SEARCH_CHUNK])
+  // No more than a chunk is asked of the store at once.
+  expect(asked).toEqual([[0, SEARCH_CHUNK], [SEARCH_CHUNK, SEARCH_CHUNK], [2 * SEARCH_CHUNK, SEARCH_CHUNK], [3 * SEARCH_CHUNK, SEARCH_CHUNK]])
 })
 
 it('counts every match read while giving only the page asked for', async () => {

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest'
 import { FakeInputError } from '../../src/service/errors.js'
 import { assembleFake } from '../../src/fake/assemble-fake.js'
-import type { IdReservation } from '../../src/service/store.js'
+import type { IdReservation } from '../../src/memory/animals.js'
 import { createPetSource } from '../../src/seed/generate-pets.js'
 import { createTestFake, plainRequest, respond } from '../support/core-fake.js'
 import type { Pet } from '../../src/spec/animals-service.js'
@@ -38,14 +38,14 @@ it('seeds with a seed drawn from its randomness when none is given', async () =>
   expect(drawn.snapshot()).toEqual(given.snapshot())
 })
 
-it('pauses a long seed every 2,000 animals, and stops it when the store cannot take one more', async () => {
+it('pauses a long seed every 1,000 animals, and stops it when the store cannot take one more', async () => {
   let pauses = 0
   const fake = assembleFake(
     { pets },
     { now: () => 0, random: () => 0.5, generate: async (options) => createPetSource(options), pause: async () => void (pauses += 1) },
   )
   await fake.seed(4_001, { seed: 1 })
-  expect(pauses).toBe(2)
+  expect(pauses).toBe(4)
   const last = createTestFake({ pets: [{ id: 9223372036854775807n, name: 'last', categoryId: 1 }] })
   await expect(last.seed(1)).rejects.toMatchObject({ code: 'store_full', message: 'No 64-bit ids are left to assign.' })
 })
@@ -61,8 +61,9 @@ const refusingId = (refused: number): IdReservation => ({
 it('reserves a seed\'s ids in one go before handing out the first, and refuses the seed whole when that fails', async () => {
   const used: unknown[] = []
   const fake = createTestFake({ pets, ids: { floor: 1, use: (id) => void used.push(id) } })
-  await fake.seed(3)
-  expect(used).toEqual([5, 3, 4, 5])
+  await fake.seed(1003)
+  // The seed's last id first; then each step of 1,000 makes sure of its own, already durable.
+  expect(used).toEqual([1005, 1002, 1002, 1005, 1005])
   const refusing = createTestFake({ pets, ids: refusingId(5) })
   await expect(refusing.seed(3)).rejects.toThrow(
     new FakeInputError({ code: 'store_full', message: 'The ids of 3 new animals could not be reserved on disk (see the server log), so none was stored.' }),
@@ -71,17 +72,28 @@ it('reserves a seed\'s ids in one go before handing out the first, and refuses t
 })
 
 it('keeps what a seed stopped part-way added, and says how many and which', async () => {
-  // The id after the 2,500th cannot be made durable (a disk that filled up meanwhile).
-  const fake = createTestFake({ pets, ids: refusingId(2503) })
+  // The API creates an animal while the seed pauses: the budget has no room left for its last step.
+  let pauses = 0
+  const fake = assembleFake(
+    { pets, maxAnimals: pets.length + 3000 },
+    {
+      now: () => 0,
+      random: () => 0.5,
+      generate: async (options) => createPetSource(options),
+      pause: async () => {
+        if ((pauses += 1) === 1) respond(fake, plainRequest({ method: 'POST', headers: { ...key('k'), 'content-type': 'application/json' }, body: new TextEncoder().encode('{"name":"Between","categoryId":1}') }))
+      },
+    },
+  )
   await expect(fake.seed(3000)).rejects.toThrow(
     new FakeInputError({
       code: 'store_full',
       message:
-        'The seed stopped after 2500 of 3000 animals, which stay stored (ids 3 to 2502); the next was refused: The id could not be reserved on disk (see the server log), so the animal was not stored.',
+        'The seed stopped after 2000 of 3000 animals, which stay stored (ids 3 to 2003); the next was refused: The fake has no room for 1000 more animals: it holds 2003 of at most 3002 animals (--max-animals, every store together).',
     }),
   )
-  expect(fake.snapshot()).toHaveLength(2502)
-  expect(fake.snapshot().at(-1)?.id).toBe(2502)
+  expect(fake.snapshot()).toHaveLength(2003)
+  expect(fake.snapshot().find((pet) => pet.id === 1003)?.name).toBe('Between')
 })
 
 it('loads a snapshot given as text, and says why one is not valid', async () => {
@@ -131,7 +143,11 @@ it('says when a labelled store is gone, and stops telling a listener once it uns
   respond(fake, plainRequest({ headers: key('a') }))
   const label = fake.stores()[0]?.label ?? ''
   const store = fake.forLabel(label)
+  // A reset renews every store in place; a store unused for the idle time is dropped.
   fake.reset()
+  expect(store?.snapshot()).toEqual(pets)
+  fake.tick(1000)
+  respond(fake, plainRequest({ headers: key('b') }))
   expect(inputError(() => store?.snapshot())).toBe(`invalid_parameter: No store is labelled ${label} any more.`)
   const heard: string[] = []
   const stopFirst = fake.observe(() => heard.push('first'))

@@ -1,6 +1,8 @@
+import { coreOf } from '../../src/fake/assemble-fake.js'
 import { expect, it } from 'vitest'
-import { CONTROL_BODY_LIMITS, createControl, JOURNAL_PAGE, snapshotBodyLimit } from '../../src/fake/control.js'
-import { JOURNAL_PAGE_CHARS } from '../../src/fake/journal.js'
+import { CONTROL_BODY_LIMITS, createControl, snapshotBodyLimit } from '../../src/fake/control.js'
+import { JOURNAL_PAGE } from '../../src/fake/control-input.js'
+import { JOURNAL_PAGE_CHARS } from '../../src/fake/journal-reader.js'
 import type { PlainRequest } from '../../src/service/http.js'
 import { createTestFake, plainRequest } from '../support/core-fake.js'
 import type { Pet } from '../../src/spec/animals-service.js'
@@ -30,7 +32,7 @@ async function expectRefusals(api: ReturnType<typeof createControl>, path: strin
 }
 
 it('tells where a method has no control: 405 with the methods the path has, 404 where it has none', async () => {
-  const api = createControl({ fake: createTestFake({ pets }) })
+  const api = createControl({ core: coreOf(createTestFake({ pets })) })
   expect(await ask(api, { method: 'PATCH', path: '/seed' })).toMatchObject({
     status: 405,
     headers: { allow: 'POST' },
@@ -55,9 +57,9 @@ it('tells where a method has no control: 405 with the methods the path has, 404 
 })
 
 it('serves its own OpenAPI document only when it has one, and answers GET of an empty path as GET /', async () => {
-  const bare = createControl({ fake: createTestFake({ pets }) })
+  const bare = createControl({ core: coreOf(createTestFake({ pets })) })
   expect((await ask(bare, { path: '/openapi.yaml' })).status).toBe(404)
-  const documented = createControl({ fake: createTestFake({ pets }), document: 'openapi: 3.1.0\n' })
+  const documented = createControl({ core: coreOf(createTestFake({ pets })), document: 'openapi: 3.1.0\n' })
   const document = await documented.handle(control({ path: '/openapi.yaml' }))
   expect(document).toEqual({ status: 200, headers: { 'content-type': 'application/yaml; charset=utf-8' }, body: 'openapi: 3.1.0\n' })
   expect((await documented.handle(control({ method: 'POST', path: '/openapi.yaml' }))).status).toBe(405)
@@ -65,19 +67,19 @@ it('serves its own OpenAPI document only when it has one, and answers GET of an 
 })
 
 it('writes the recorded pact on POST /pact, and says how to record one when nothing is recorded', async () => {
-  const bare = createControl({ fake: createTestFake({ pets }) })
+  const bare = createControl({ core: coreOf(createTestFake({ pets })) })
   expect(await ask(bare, { method: 'POST', path: '/pact' })).toMatchObject({
     status: 404,
-    body: { code: 'route_not_found', message: 'No pact is being recorded: start the fake with --record-pact <dir> --consumer <name>.' },
+    body: { code: 'route_not_found', message: 'No pact is being recorded: start the fake in memory with --record-pact <dir> --consumer <name> (not with --store, where each replica would record a part).' },
   })
   const written = { file: 'pacts/web-animals.json', interactions: 2, warnings: [] }
-  const recording = createControl({ fake: createTestFake({ pets }), writePact: async () => written })
+  const recording = createControl({ core: coreOf(createTestFake({ pets })), writePact: async () => written })
   expect(await ask(recording, { method: 'POST', path: '/pact' })).toMatchObject({ status: 200, body: written })
 })
 
 it('takes large bodies only where a snapshot is loaded, and rules up to their own limit', () => {
   const fake = createTestFake({ pets, maxAnimals: 10, maxTextChars: 1000 })
-  const api = createControl({ fake })
+  const api = createControl({ core: coreOf(fake) })
   expect(api.bodyLimit('PUT', '/snapshot')).toBe(snapshotBodyLimit(10, 1000))
   expect(api.bodyLimit('POST', '/forced')).toBe(CONTROL_BODY_LIMITS.rule)
   expect(api.bodyLimit('POST', '/snapshot')).toBe(CONTROL_BODY_LIMITS.small)
@@ -87,7 +89,7 @@ it('takes large bodies only where a snapshot is loaded, and rules up to their ow
 
 it('refuses a snapshot without a body or in another content type, and loads nothing', async () => {
   const fake = createTestFake({ pets })
-  const api = createControl({ fake })
+  const api = createControl({ core: coreOf(fake) })
   expect(await ask(api, { method: 'PUT', path: '/snapshot' })).toMatchObject({
     status: 400,
     body: { code: 'missing_body', message: 'A request body is required: a JSON array of animals.' },
@@ -104,7 +106,7 @@ it('refuses a snapshot without a body or in another content type, and loads noth
 })
 
 it('pages the animals from 0 by 20 by default, with bounds on offset and limit, and counts by status', async () => {
-  const api = createControl({ fake: createTestFake({ pets }) })
+  const api = createControl({ core: coreOf(createTestFake({ pets })) })
   const page = await ask(api, { path: '/animals' })
   expect(page.body).toEqual({ total: 3, offset: 0, limit: 20, counts: { available: 1, pending: 0, sold: 1, none: 1 }, animals: pets })
   expect((await ask(api, { path: '/animals', search: 'status=sold&offset=0&limit=1000' })).body).toMatchObject({ total: 1, limit: 1000, animals: [pets[1]] })
@@ -122,7 +124,7 @@ it('pages the animals from 0 by 20 by default, with bounds on offset and limit, 
 
 it('pages from the first animal at or above an id, and finds animals by a part of their name, ignoring case', async () => {
   const many = [1, 2, 5, 9, 9007199254740993n].map((id, i) => ({ id, name: ['Bella', 'Milo', 'bellatrix', 'Rex "the" Dog', 'Big'][i] ?? '', categoryId: 1, status: i % 2 === 0 ? ('available' as const) : ('sold' as const) }))
-  const api = createControl({ fake: createTestFake({ pets: many }) })
+  const api = createControl({ core: coreOf(createTestFake({ pets: many })) })
   const page = async (search: string) => (await ask(api, { path: '/animals', search })).body as { total: number; offset: number; animals: { id: number | string; name: string }[]; scanned?: number; complete?: boolean }
   // from: the first id at or above, exactly at one, past the last; within a status too.
   expect(await page('from=5&limit=2')).toMatchObject({ total: 5, offset: 2, animals: [{ name: 'bellatrix' }, { name: 'Rex "the" Dog' }] })
@@ -149,7 +151,7 @@ it('pages from the first animal at or above an id, and finds animals by a part o
 
 it('filters the journal by method, path, status, tenant, since and limit, and refuses anything else', async () => {
   const fake = createTestFake({ pets })
-  const api = createControl({ fake })
+  const api = createControl({ core: coreOf(fake) })
   fake.handle(plainRequest({ headers: { authorization: 'Bearer k' } }))
   fake.handle(plainRequest({ path: '/pets/9', headers: { authorization: 'Bearer k' } }))
   fake.handle(plainRequest({ method: 'POST', headers: {} }))
@@ -174,7 +176,7 @@ it('filters the journal by method, path, status, tenant, since and limit, and re
 
 it('reads the journal a page at a time: the most recent page without since, the next after it with since, more and total saying what is left', async () => {
   const fake = createTestFake({ pets })
-  const api = createControl({ fake })
+  const api = createControl({ core: coreOf(fake) })
   for (let i = 0; i < JOURNAL_PAGE.default + 30; i++) fake.handle(plainRequest({ path: `/pets/${i + 1}`, headers: { authorization: 'Bearer k' } }))
   const read = async (search: string) => {
     const { entries, ...rest } = (await ask(api, { path: '/journal', search })).body as { entries: { seq: number }[]; next: number; more: boolean; total: number }
@@ -197,7 +199,7 @@ it('reads the journal a page at a time: the most recent page without since, the 
 
 it(`ends a page early past ${JOURNAL_PAGE_CHARS} characters of JSON, keeping at least one entry, and says more wait`, async () => {
   const fake = createTestFake({ pets })
-  const api = createControl({ fake })
+  const api = createControl({ core: coreOf(fake) })
   // Each entry holds a 4 KiB body, refused for its long name: about 4.5 KB of JSON.
   const body = new TextEncoder().encode(JSON.stringify({ name: 'x'.repeat(4200), categoryId: 1 }))
   for (let i = 0; i < 400; i++) fake.handle(plainRequest({ method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body }))
@@ -214,7 +216,7 @@ it(`ends a page early past ${JOURNAL_PAGE_CHARS} characters of JSON, keeping at 
 
 it('under isolation, acts on the store of the key or the label sent, and names what is missing otherwise', async () => {
   const fake = createTestFake({ pets, isolate: true })
-  const api = createControl({ fake })
+  const api = createControl({ core: coreOf(fake) })
   const alice = { authorization: 'Bearer alice' }
   fake.handle(plainRequest({ headers: alice }))
   expect(await ask(api, { path: '/', headers: alice })).toMatchObject({ status: 200, body: { animals: 3 } })
@@ -240,25 +242,25 @@ it('under isolation, acts on the store of the key or the label sent, and names w
 })
 
 it('needs the control token when one is set, else a key the API accepts when it needs one', async () => {
-  const tokened = createControl({ fake: createTestFake({ pets, keys: ['k'] }), token: 'secret' })
+  const tokened = createControl({ core: coreOf(createTestFake({ pets, keys: ['k'] })), token: 'secret' })
   expect(await ask(tokened, { path: '/', headers: { authorization: 'Bearer k' } })).toMatchObject({
     status: 401,
     body: { code: 'unauthorized', message: 'The control API needs the control token in X-Control-Token.' },
   })
   expect((await ask(tokened, { path: '/', headers: { 'x-control-token': 'secret' } })).status).toBe(200)
-  const keyed = createControl({ fake: createTestFake({ pets, keys: ['k'] }) })
+  const keyed = createControl({ core: coreOf(createTestFake({ pets, keys: ['k'] })) })
   expect(await ask(keyed, { path: '/', headers: { authorization: 'Bearer wrong' } })).toMatchObject({
     status: 401,
     headers: { 'www-authenticate': 'Bearer error="invalid_token"' },
     body: { code: 'unauthorized', message: 'The control API needs an API key the fake accepts: Authorization: Bearer <key>.' },
   })
   expect((await ask(keyed, { path: '/', headers: { authorization: 'Bearer k' } })).status).toBe(200)
-  expect((await ask(createControl({ fake: createTestFake({ pets }) }), { path: '/' })).status).toBe(200)
+  expect((await ask(createControl({ core: coreOf(createTestFake({ pets })) }), { path: '/' })).status).toBe(200)
 })
 
 it('gives ids past 2^53 as strings after a seed', async () => {
   const fake = createTestFake({ pets: [{ id: 9007199254740993n, name: 'Big', categoryId: 1 }] })
-  const seeded = await ask(createControl({ fake }), { method: 'POST', path: '/seed', ...jsonBody({ count: 1 }) })
+  const seeded = await ask(createControl({ core: coreOf(fake) }), { method: 'POST', path: '/seed', ...jsonBody({ count: 1 }) })
   expect(seeded.body).toEqual({ added: 1, firstId: '9007199254740994', lastId: '9007199254740994', animals: 2 })
 })
 
@@ -270,7 +272,7 @@ it('sizes the snapshot body limit from the store limits: three bytes a text char
 })
 
 it('says what body each control expects when it gets none, in JSON answers', async () => {
-  const api = createControl({ fake: createTestFake({ pets }) })
+  const api = createControl({ core: coreOf(createTestFake({ pets })) })
   const expected = [
     ['POST', '/seed', 'an object such as {"count": 100, "seed": 7}'],
     ['POST', '/forced', 'a forced rule such as {"status": 503, "times": 1}'],

@@ -165,8 +165,12 @@ it('under isolation gives each key its own store from the fixture, with its own 
   expect(listed(fake, 'key-a')).toEqual(pets)
   expect(() => fake.snapshot()).toThrow(/forKey/)
   expect(fake.stores().map((store) => store.label)).toEqual(['tenant-1', 'tenant-2'])
+  // A reset renews every store in place: each key finds its store, back to the fixture.
+  fake.forKey('key-a').force({ status: 500 })
   fake.reset()
-  expect(fake.stores()).toEqual([])
+  expect(fake.stores().map((store) => store.label)).toEqual(['tenant-1', 'tenant-2'])
+  expect([listed(fake, 'key-a'), listed(fake, 'key-b')]).toEqual([pets, pets])
+  expect(fake.forcedRules()).toEqual([])
 })
 
 it('under isolation removes a key\'s forced rules one by one, leaving its others in force', () => {

@@ -1,6 +1,8 @@
+import { coreOf } from '../../src/fake/assemble-fake.js'
 import { describe, expect, it } from 'vitest'
 import { createControl } from '../../src/fake/control.js'
-import { forcedErrorResponse, MAX_FORCED_RULES, parseForcedRule } from '../../src/fake/forced.js'
+import { forcedErrorResponse, parseForcedRule } from '../../src/fake/forced.js'
+import { MAX_FORCED_RULES } from '../../src/store/scope.js'
 import { FakeInputError } from '../../src/service/errors.js'
 import type { PlainRequest } from '../../src/service/http.js'
 import { createTestFake, plainRequest } from '../support/core-fake.js'
@@ -85,7 +87,7 @@ describe('a forced rule with a method of the wrong type', () => {
   }
 
   it('refuses a forced rule whose method is null or true with 400 and the Error body, keeping the rules in force as they were', async () => {
-    const api = createControl({ fake: createTestFake() })
+    const api = createControl({ core: coreOf(createTestFake()) })
     expect((await ask(api, postRule({ method: 'GET', path: '/pets', status: 503 }))).status).toBe(201)
     const before = await ask(api, control({ path: '/forced' }))
     expect(before.body).toMatchObject({ rules: [{ method: 'GET', path: '/pets', status: 503 }] })

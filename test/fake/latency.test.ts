@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest'
-import { NO_LATENCY, parseLatency, pickDelay, toLatencySpec } from '../../src/fake/latency.js'
+import { parseLatency, pickDelay, toLatencySpec } from '../../src/fake/latency.js'
+import { NO_LATENCY } from '../../src/store/scope.js'
 
 const refusal = (input: unknown) => {
   const result = parseLatency(input)

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest'
-import { MAX_SEED_COUNT, parseSeedRequest, parseStatusMix } from '../../src/fake/seed-request.js'
+import { MAX_SEED_COUNT, parseSeedRequest } from '../../src/fake/seed-request.js'
+import { parseStatusMix } from '../../src/seed/status-mix.js'
 
 const outcome = (input: unknown) => {
   const parsed = parseSeedRequest(input)

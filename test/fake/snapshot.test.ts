@@ -1,3 +1,4 @@
+import { coreOf } from '../../src/fake/assemble-fake.js'
 import { describe, expect, it } from 'vitest'
 import { createControl } from '../../src/fake/control.js'
 import { MAX_RECORD_CHARS, parseSnapshotGradually } from '../../src/fake/snapshot.js'
@@ -91,7 +92,7 @@ describe('a snapshot whose text ends inside a string', () => {
 
   it('refuses a snapshot whose text ends inside a string with 400, saying it does not end, and keeps the animals it had', async () => {
     const fake = createTestFake({ pets })
-    const api = createControl({ fake })
+    const api = createControl({ core: coreOf(fake) })
     // Cut off in a name, just after a backslash, and after an escaped quote that closes nothing.
     for (const text of ['[{"id":1,"name":"Rex', '[{"id":1,"name":"Rex\\', '[{"id":1,"name":"Rex\\"}]']) {
       const response = await api.handle(

@@ -3,7 +3,7 @@
 // lower-cases them: component tests run here, with clients that send `Authorization`.
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createFake, DEFAULT_PETS } from '../../src/fake.js'
+import { createFake, DEFAULT_PETS } from '../../src/create-fake.js'
 import { createHandlers } from '../../src/msw/handlers.js'
 import { failOnUnhandledRequests } from '../../src/msw/listen-options.js'
 

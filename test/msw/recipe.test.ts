@@ -1,7 +1,7 @@
 // The README's vitest recipe, as written there except for the import paths.
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
-import { createFake, DEFAULT_PETS } from '../../src/fake.js'
+import { createFake, DEFAULT_PETS } from '../../src/create-fake.js'
 import { createHandlers } from '../../src/msw/handlers.js'
 import { failOnUnhandledRequests } from '../../src/msw/listen-options.js'
 

@@ -1,7 +1,7 @@
 import { once } from 'node:events'
 import { connect, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createFake, type Fake } from '../../src/fake.js'
+import { createFake, type Fake } from '../../src/create-fake.js'
 import { type BodyLimits, type Exchange, type RunningServer, startServer } from '../../src/node/server.js'
 import { API_BASE, createSite } from '../../src/site/site.js'
 import { TEST_KEY } from '../support/api-client.js'

@@ -1,10 +1,11 @@
+import { coreOf } from '../../src/fake/assemble-fake.js'
 import { connect } from 'node:net'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { CONTROL_BASE, CONTROL_BODY_LIMITS, createControl, snapshotBodyLimit } from '../../src/fake/control.js'
-import { MAX_FORCED_RULES } from '../../src/fake/forced.js'
+import { MAX_FORCED_RULES } from '../../src/store/scope.js'
 import { MAX_NAME_LENGTH } from '../../src/service/pets.js'
 import { API_BASE, createSite } from '../../src/site/site.js'
-import { createFake, type Fake, type FakeOptions } from '../../src/fake.js'
+import { createFake, type Fake, type FakeOptions } from '../../src/create-fake.js'
 import { type RunningServer, startServer } from '../../src/node/server.js'
 import { createApiClient, createControlClient, TEST_KEY } from '../support/api-client.js'
 import { expectError } from '../support/expectations.js'
@@ -14,7 +15,7 @@ afterAll(() => Promise.all(servers.map((each) => each.close())))
 
 async function serve(options: FakeOptions = {}, token?: string): Promise<{ fake: Fake; server: RunningServer }> {
   const fake = createFake({ keys: [TEST_KEY], ...options })
-  const control = createControl({ fake, ...(token === undefined ? {} : { token }) })
+  const control = createControl({ core: coreOf(fake), ...(token === undefined ? {} : { token }) })
   const server = await startServer({ app: createSite({ api: fake, control }) })
   servers.push(server)
   return { fake, server }

@@ -1,8 +1,9 @@
+import { coreOf } from '../../src/fake/assemble-fake.js'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { CONTROL_BASE, createControl } from '../../src/fake/control.js'
 import { parseFixture } from '../../src/fake/fixture.js'
 import { API_BASE, createSite } from '../../src/site/site.js'
-import { createFake, type Fake } from '../../src/fake.js'
+import { createFake, type Fake } from '../../src/create-fake.js'
 import { type RunningServer, startServer } from '../../src/node/server.js'
 import { createApiClient, createControlClient, TEST_KEY } from '../support/api-client.js'
 import { expectError } from '../support/expectations.js'
@@ -15,7 +16,7 @@ let server: RunningServer
 
 beforeAll(async () => {
   fake = createFake({ pets, keys: [TEST_KEY], maxAnimals: 100 })
-  server = await startServer({ app: createSite({ api: fake, control: createControl({ fake, document: 'openapi: 3.0.3' }) }) })
+  server = await startServer({ app: createSite({ api: fake, control: createControl({ core: coreOf(fake), document: 'openapi: 3.0.3' }) }) })
 })
 afterAll(() => server.close())
 beforeEach(() => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { MAX_BODY_BYTES } from '../../src/service/json-body.js'
 import { API_BASE } from '../../src/site/site.js'
-import type { Fake } from '../../src/fake.js'
+import type { Fake } from '../../src/create-fake.js'
 import type { RunningServer } from '../../src/node/server.js'
 import { TEST_KEY } from '../support/api-client.js'
 import { serveFake } from '../support/served-fake.js'

@@ -1,15 +1,16 @@
 // Teams that share one `serve --isolate`, as parallel Playwright workers meet it: each key's store
 // owns its animals, forced rules, latency and journal, and a control request with a key sees and
 // changes that store alone; one without a key or label still means every store (docs/control-api.md).
+import { coreOf } from '../../src/fake/assemble-fake.js'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { CONTROL_BASE, createControl } from '../../src/fake/control.js'
 import { API_BASE, createSite } from '../../src/site/site.js'
-import { createFake, type Fake } from '../../src/fake.js'
+import { createFake, type Fake } from '../../src/create-fake.js'
 import { type RunningServer, startServer } from '../../src/node/server.js'
 import { type CallResult, createApiClient, createControlClient } from '../support/api-client.js'
 import { shippedPets } from '../support/fixtures.js'
-import type { JournalEntry } from '../../src/fake/journal.js'
-import type { ForcedRule } from '../../src/fake/forced.js'
+import type { JournalEntry } from '../../src/store/journal-entry.js'
+import type { ForcedRule } from '../../src/store/scope.js'
 
 const pets = shippedPets('default')
 let fake: Fake
@@ -17,7 +18,7 @@ let server: RunningServer
 
 beforeAll(async () => {
   fake = createFake({ pets, isolate: true })
-  server = await startServer({ app: createSite({ api: fake, control: createControl({ fake }) }) })
+  server = await startServer({ app: createSite({ api: fake, control: createControl({ core: coreOf(fake) }) }) })
 })
 afterAll(() => server.close())
 beforeEach(() => fake.reset())

@@ -1,6 +1,6 @@
 import { connect } from 'node:net'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { Fake } from '../../src/fake.js'
+import type { Fake } from '../../src/create-fake.js'
 import type { RunningServer } from '../../src/node/server.js'
 import { API_BASE } from '../../src/site/site.js'
 import { TEST_KEY } from '../support/api-client.js'

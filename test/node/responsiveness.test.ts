@@ -1,7 +1,8 @@
+import { coreOf } from '../../src/fake/assemble-fake.js'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { CONTROL_BASE, createControl } from '../../src/fake/control.js'
 import { jsonPage, createSite } from '../../src/site/site.js'
-import { createFake, type Fake } from '../../src/fake.js'
+import { createFake, type Fake } from '../../src/create-fake.js'
 import { type RunningServer, startServer } from '../../src/node/server.js'
 import { createControlClient } from '../support/api-client.js'
 
@@ -12,7 +13,7 @@ let server: RunningServer
 beforeAll(async () => {
   fake = createFake({ pets: [] })
   const pages = new Map([['/healthz', jsonPage({ ok: true })]])
-  server = await startServer({ app: createSite({ api: fake, control: createControl({ fake }), pages }) })
+  server = await startServer({ app: createSite({ api: fake, control: createControl({ core: coreOf(fake) }), pages }) })
 })
 afterAll(() => server.close())
 

@@ -3,7 +3,7 @@ import { get } from 'node:http'
 import { connect } from 'node:net'
 import { expect, it, vi } from 'vitest'
 import { createSite } from '../../src/site/site.js'
-import { createFake } from '../../src/fake.js'
+import { createFake } from '../../src/create-fake.js'
 import { ListenError, startServer } from '../../src/node/server.js'
 import { TEST_KEY } from '../support/api-client.js'
 

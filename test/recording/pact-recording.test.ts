@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest'
 import { createPactRecording, recordingFor, recordingsToWrite } from '../../src/recording/pact-recording.js'
-import type { ObservedExchange } from '../../src/fake/assemble-fake.js'
+import type { ObservedExchange } from '../../src/fake/pipeline.js'
 import { createTestFake, plainRequest } from '../support/core-fake.js'
 
 const KEY = { authorization: 'Bearer real-key-9f' }

@@ -1,5 +1,6 @@
+import { coreOf } from '../../src/fake/assemble-fake.js'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createFake } from '../../src/fake.js'
+import { createFake } from '../../src/create-fake.js'
 import { CONTROL_BASE, createControl } from '../../src/fake/control.js'
 import { type RunningServer, startServer } from '../../src/node/server.js'
 import { API_BASE, createSite } from '../../src/site/site.js'
@@ -10,7 +11,7 @@ import { rawRequest } from '../support/raw-http.js'
 let server: RunningServer
 beforeAll(async () => {
   const fake = createFake({ keys: [TEST_KEY] })
-  server = await startServer({ app: createSite({ api: fake, control: createControl({ fake }) }) })
+  server = await startServer({ app: createSite({ api: fake, control: createControl({ core: coreOf(fake) }) }) })
 })
 afterAll(() => server.close())
 

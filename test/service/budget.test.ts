@@ -29,14 +29,14 @@ it('takes animals and text up to exactly the limits, and nothing of a refused re
 it('says how many animals found no room, one or several', () => {
   const budget = createBudget({ maxAnimals: 1 })
   budget.take(1, 0)
-  const several = budgetFull(budget, 3)
-  expect(several).toBeInstanceOf(FakeInputError)
-  expect(isFakeInputError(several)).toBe(true)
-  expect(isFakeInputError(new Error(several.message))).toBe(false)
-  expect(several.name).toBe('FakeInputError')
-  expect(several.status).toBe(507)
-  expect(several.message).toBe('The fake has no room for 3 more animals: it holds 1 of at most 1 animals (--max-animals, every store together).')
-  expect(budgetFull(budget, 1).message).toMatch(/^The fake has no room for 1 more animal: /)
+  const several = budgetFull(budget.limits, budget.used, 3)
+  expect(several).toEqual({ code: 'store_full', message: 'The fake has no room for 3 more animals: it holds 1 of at most 1 animals (--max-animals, every store together).' })
+  expect(budgetFull(budget.limits, budget.used, 1).message).toMatch(/^The fake has no room for 1 more animal: /)
+  // Thrown by a control, it is bad input of a kind, not a bug: a 507.
+  const thrown = new FakeInputError(several)
+  expect([isFakeInputError(thrown), isFakeInputError(new Error(thrown.message)), thrown.name, thrown.status]).toEqual([true, false, 'FakeInputError', 507])
+  // Within the animals' count, the characters of their text are what is full.
+  expect(budgetFull({ ...budget.limits, maxAnimals: 5, maxTextChars: 9 }, { animals: 1, chars: 8 }, 1).message).toBe("The fake has no room for 1 more animal: the animals' text would pass 9 characters (8 used, every store together).")
 })
 
 // The caps the README lists for a fake started without limits; each limit given replaces its own only.

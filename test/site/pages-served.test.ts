@@ -1,3 +1,4 @@
+import { coreOf } from '../../src/fake/assemble-fake.js'
 import { readFileSync } from 'node:fs'
 import { type IncomingHttpHeaders, request } from 'node:http'
 import { createRequire } from 'node:module'
@@ -6,7 +7,7 @@ import type { OpenAPIV3 } from 'openapi-types'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { readOpenApiText } from '../../src/contracts/openapi.js'
-import { createFake } from '../../src/fake.js'
+import { createFake } from '../../src/create-fake.js'
 import { createControl } from '../../src/fake/control.js'
 import { type RunningServer, startServer } from '../../src/node/server.js'
 import { DASHBOARD_MODULES } from '../../src/site/dashboard-pages.js'
@@ -27,7 +28,7 @@ const servers: RunningServer[] = []
 
 async function serve(pages: ReadonlyMap<string, Page>, keys: readonly string[], control?: { token?: string }): Promise<RunningServer> {
   const fake = createFake({ keys })
-  const controlApi = control === undefined ? {} : { control: createControl({ fake, ...control }) }
+  const controlApi = control === undefined ? {} : { control: createControl({ core: coreOf(fake), ...control }) }
   const server = await startServer({ app: createSite({ api: fake, pages, hosts: createHostPolicy(['animals.test']), ...controlApi }) })
   servers.push(server)
   return server

@@ -1,3 +1,4 @@
+import { coreOf } from '../../src/fake/assemble-fake.js'
 import type { OpenAPIV3 } from 'openapi-types'
 import { readdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -7,7 +8,7 @@ import { parseOpenApi, readOpenApiText } from '../../src/contracts/openapi.js'
 import { createControl } from '../../src/fake/control.js'
 import { createSite } from '../../src/site/site.js'
 import { createHostPolicy } from '../../src/site/site-guard.js'
-import { createFake } from '../../src/fake.js'
+import { createFake } from '../../src/create-fake.js'
 import { DASHBOARD_MODULES } from '../../src/site/dashboard-pages.js'
 import { createPages, type PagesOptions } from '../../src/site/pages.js'
 import { type RunningServer, startServer } from '../../src/node/server.js'
@@ -20,7 +21,7 @@ const servers: RunningServer[] = []
 
 async function serve(options: PagesOptions, withControl: boolean): Promise<ReturnType<typeof createApiClient>> {
   const fake = createFake({ keys: options.keys?.kind === 'listed' ? options.keys.keys : [] })
-  const control = withControl ? { control: createControl({ fake, document: 'openapi: 3.0.3' }) } : {}
+  const control = withControl ? { control: createControl({ core: coreOf(fake), document: 'openapi: 3.0.3' }) } : {}
   const hosts = createHostPolicy(['animals.test'])
   const server = await startServer({ app: createSite({ api: fake, pages: createPages(options), hosts, ...control }) })
   servers.push(server)

@@ -1,3 +1,4 @@
+import { coreOf } from '../../src/fake/assemble-fake.js'
 import { expect, it } from 'vitest'
 import { createControl } from '../../src/fake/control.js'
 import type { PlainRequest, PlainResponse, Reply } from '../../src/service/http.js'
@@ -11,7 +12,7 @@ const pages = new Map([['/health', jsonPage({ status: 'ok' })]])
 
 function siteWithControl() {
   const fake = createTestFake()
-  return createSite({ api: fake, control: createControl({ fake }), pages })
+  return createSite({ api: fake, control: createControl({ core: coreOf(fake) }), pages })
 }
 
 async function answer(reply: Reply | Promise<Reply>): Promise<PlainResponse> {
@@ -86,7 +87,7 @@ it('takes the API CORS headers out of control answers, errors included', async (
 
 it('grants control CORS to an opted-in origin only: a foreign page\'s request and its refusal carry none', async () => {
   const fake = createTestFake()
-  const site = createSite({ api: fake, control: createControl({ fake }), pages, controlCorsOrigins: ['http://localhost:5173'] })
+  const site = createSite({ api: fake, control: createControl({ core: coreOf(fake) }), pages, controlCorsOrigins: ['http://localhost:5173'] })
   const from = (origin: string) => at('/__control/journal', { headers: { host: '127.0.0.1:4010', origin } })
   const opted = await answer(site.handle(from('http://localhost:5173')))
   expect(opted.status).toBe(200)

@@ -1,5 +1,5 @@
 import { createSite } from '../../src/site/site.js'
-import { createFake, type Fake } from '../../src/fake.js'
+import { createFake, type Fake } from '../../src/create-fake.js'
 import { type RunningServer, startServer } from '../../src/node/server.js'
 import { TEST_KEY } from './api-client.js'
 

@@ -1,0 +1,59 @@
+import type { Budget } from '../service/budget.js'
+import type { PetStatus } from '../spec/animals-service.js'
+
+/**
+ * A store's list answers as JSON arrays, kept for reuse: a page asks for the same few lists over
+ * and over, and reads far outnumber writes. One map per filter (a status, or none) holds the answers
+ * by limit, so no two lists can share a key whatever the statuses and limits. Emptied whenever the
+ * store changes; kept only while the fake's cache budget has room.
+ */
+export type ListCache = {
+  /** The first `limit` of `texts` as a JSON array, built once per `revision` of the store. */
+  json(texts: readonly string[], limit: number, status: PetStatus | undefined, revision: number): string
+  /** Forgets every answer, giving their room back to the budget. */
+  clear(): void
+}
+
+/** Creates an empty cache drawing on `budget`'s cache room. */
+export function createListCache(budget: Budget): ListCache {
+  const byFilter = new Map<PetStatus | undefined, Map<number, string>>()
+  // Stryker disable next-line UnaryOperator: the cache is empty until the first list answer, which sets the revision it holds
+  let cachedRevision = -1
+  let chars = 0
+  const clear = (): void => {
+    byFilter.clear()
+    budget.giveCache(chars)
+    chars = 0
+  }
+  return {
+    json(texts, limit, status, revision) {
+      if (cachedRevision !== revision) {
+        clear()
+        cachedRevision = revision
+      }
+      let answers = byFilter.get(status)
+      // Stryker disable next-line ConditionalExpression: a cache; a map made again holds the same answers
+      if (answers === undefined) {
+        answers = new Map()
+        byFilter.set(status, answers)
+      }
+      let json = answers.get(limit)
+      // Stryker disable next-line ConditionalExpression: a cache; a list built again is the same text
+      if (json === undefined) {
+        json = jsonArray(texts, limit)
+        // Kept only while the fake's cache budget has room: past it, lists are built per request.
+        if (budget.takeCache(json.length)) {
+          answers.set(limit, json)
+          chars += json.length
+        }
+      }
+      return json
+    },
+    clear,
+  }
+}
+
+/** The first `limit` texts as a JSON array. */
+export function jsonArray(texts: readonly string[], limit: number): string {
+  return `[${texts.slice(0, limit).join(',')}]`
+}

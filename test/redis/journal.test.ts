@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest'
+import { type JournalFilter, readJournalPage } from '../../src/fake/journal-reader.js'
+import { nextTurn } from '../../src/fake/next-turn.js'
+import type { RedisConnection } from '../../src/redis/connection.js'
+import { redisJournal } from '../../src/redis/journal.js'
+import { sharedKeys } from '../../src/redis/keys.js'
+import { REDACTED } from '../../src/service/credentials.js'
+import { isDropped } from '../../src/service/http.js'
+import { JOURNAL_BYTES_IN_ALL, JOURNAL_SIZE, type JournalRecord } from '../../src/store/journal-entry.js'
+import { type JournalPort, StoreUnavailable } from '../../src/store/port.js'
+import { plainRequest } from '../support/core-fake.js'
+import { redisReplica } from '../support/fake-over.js'
+import { useRedis } from '../support/redis-harness.js'
+import { hasRedis } from '../support/redis-server.js'
+
+const record = (path: string, key = 'secret-key-1'): JournalRecord => ({
+  request: plainRequest({ path, headers: { authorization: `Bearer ${key}` }, search: `api_key=${key}` }),
+  receivedAt: Date.UTC(2026, 0, 1),
+  tenant: 'shared',
+  status: 200,
+  forced: false,
+  outcome: 'answered',
+  delayMs: 0,
+  response: { status: 200, headers: { 'content-type': 'application/json' }, body: `{"echo":"${key}"}` },
+})
+
+type Entry = { seq: number; path: string; query: string; headers: Record<string, string>; response: { body: string } }
+const entriesOf = (texts: readonly string[]): Entry[] => texts.map((text) => JSON.parse(text) as Entry)
+const journalOver = (connection: RedisConnection, prefix: string, size = JOURNAL_SIZE) => redisJournal(connection, sharedKeys(prefix), size)
+/** A page of a scope's journal (every scope's: `undefined`), as the control API reads it. */
+const page = (journal: JournalPort, scope: string | undefined, filter: JournalFilter) => readJournalPage(journal.chunks(scope), filter, nextTurn)
+
+// The journal of `serve --store` against a real redis-server: what the in-memory journal bounds, bounded in Redis.
+describe.skipIf(!hasRedis)('the journal in Redis', () => {
+  const harness = useRedis()
+  let prefixes = 0
+
+  it(`keeps a scope's last ${JOURNAL_SIZE} requests, numbered on across scopes and replicas, scrubbed of every credential before Redis holds them`, async () => {
+    const prefix = `j${++prefixes}:`
+    const [one, two] = [journalOver(await harness.connect(), prefix), journalOver(await harness.connect(), prefix)]
+    for (let i = 1; i <= JOURNAL_SIZE + 1; i++) await (i % 2 === 0 ? one : two).record('a', record(`/pets/${i}`))
+    await one.record('b', record('/pets/b'))
+    const a = await page(two, 'a', {})
+    expect(a.total).toBe(JOURNAL_SIZE)
+    const entries = entriesOf(a.texts)
+    // The oldest went; the rest are in order.
+    expect(entries[0]).toMatchObject({ seq: 2, path: '/v1/pets/2' })
+    expect(entries.at(-1)).toMatchObject({ seq: JOURNAL_SIZE + 1, path: `/v1/pets/${JOURNAL_SIZE + 1}` })
+    expect(entries.every((entry, i) => i === 0 || entry.seq === (entries[i - 1]?.seq ?? 0) + 1)).toBe(true)
+    expect(entriesOf((await page(one, undefined, { limit: 2 })).texts).map((entry) => entry.path)).toEqual([`/v1/pets/${JOURNAL_SIZE + 1}`, '/v1/pets/b'])
+    const stored = (await (await harness.connect()).command(['LRANGE', `${prefix}journal:{b}`, '0', '-1'])) as string[]
+    expect(stored).toHaveLength(1)
+    expect(stored[0]).not.toContain('secret-key-1')
+    expect(entriesOf(a.texts)[0]).toMatchObject({ query: `api_key=${encodeURIComponent(REDACTED)}`, headers: { authorization: `Bearer ${REDACTED}` }, response: { body: `{"echo":"${REDACTED}"}` } })
+  })
+
+  it(`keeps every scope together within ${JOURNAL_BYTES_IN_ALL} bytes: past it the scope holding the most forgets its oldest entries, and the others keep theirs`, async () => {
+    const prefix = `j${++prefixes}:`
+    const connection = await harness.connect()
+    const journal = journalOver(connection, prefix)
+    for (let i = 1; i <= 3; i++) await journal.record('heavy', record(`/pets/${i}`))
+    await journal.record('light', record('/pets/light'))
+    const held = Number(await connection.command(['GET', `${prefix}journal:bytes`]))
+    const [first] = (await connection.command(['LRANGE', `${prefix}journal:{heavy}`, '0', '0'])) as string[]
+    // As if 'heavy' held nearly all the room: the next entry, of 'light', brings the total past it by less than one entry.
+    const filler = JOURNAL_BYTES_IN_ALL - held - 10
+    await connection.command(['INCRBY', `${prefix}journal:bytes`, String(filler)])
+    await connection.command(['ZINCRBY', `${prefix}journal:weights`, String(filler), 'heavy'])
+    await journal.record('light', record('/pets/light-2'))
+    expect(entriesOf((await page(journal, 'heavy', {})).texts).map((entry) => entry.path)).toEqual(['/v1/pets/2', '/v1/pets/3'])
+    expect((await page(journal, 'light', {})).total).toBe(2)
+    // Each item is the base path, a newline and the entry: the new one counted, the oldest of 'heavy' given back.
+    const added = '/v1\n'.length + ((await page(journal, 'light', {})).texts[1]?.length ?? 0)
+    expect(Number(await connection.command(['GET', `${prefix}journal:bytes`]))).toBe(JOURNAL_BYTES_IN_ALL - 10 + added - (first?.length ?? 0))
+    // Cleared, every scope gives its room back.
+    await journal.clear('light')
+    expect(Number(await connection.command(['GET', `${prefix}journal:bytes`]))).toBe(Number(await connection.command(['ZSCORE', `${prefix}journal:weights`, 'heavy'])))
+    await journal.clear(undefined)
+    expect(await connection.command(['GET', `${prefix}journal:bytes`])).toBe('0')
+    expect((await page(journal, undefined, {})).total).toBe(0)
+  })
+
+  it('writes nothing to Redis per request with a journal size of 0 (--journal-size 0), and keeps the last n with n', async () => {
+    for (const [size, kept] of [[0, 0], [2, 2]] as const) {
+      const connection = await harness.connect()
+      const scripts: string[] = []
+      const counted = { ...connection, script: (source: string, keys: readonly string[], args: readonly string[]) => (scripts.push(source), connection.script(source, keys, args)) }
+      const { core } = await redisReplica(counted, `j${++prefixes}:`, { pets: [], journalSize: size })
+      for (let i = 0; i < 3; i++) await core.handle(plainRequest({ path: `/pets/${i}`, headers: { authorization: 'Bearer k' } }))
+      expect((await page(core.store.journal, undefined, {})).total, `size ${size}`).toBe(kept)
+      expect(scripts.filter((source) => source.includes('RPUSH')).length > 0, `size ${size}`).toBe(size > 0)
+    }
+  })
+
+  it('answers a request whose journal entry Redis could not keep: the request was served, its entry is lost', async () => {
+    const connection = await harness.connect()
+    const failing = {
+      ...connection,
+      script: (source: string, keys: readonly string[], args: readonly string[]) => (source.includes('RPUSH') ? Promise.reject(new StoreUnavailable('The store at redis://test did not answer: gone.')) : connection.script(source, keys, args)),
+    }
+    const { core, store } = await redisReplica(failing, `j${++prefixes}:`, { pets: [] })
+    const reply = await core.handle(plainRequest({ method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: new TextEncoder().encode('{"name":"Kept","categoryId":1}') }))
+    expect(!isDropped(reply) && reply.status).toBe(201)
+    expect((await store.health()).animals).toBe(1)
+    expect((await page(store.journal, undefined, {})).total).toBe(0)
+  })
+})
