@@ -5,7 +5,7 @@
 import { Collection } from '@msw/data'
 import { factory, primaryKey } from '@mswjs/data'
 import { bench, describe } from 'vitest'
-import { createStore } from '../src/memory/animals.js'
+import { createStore } from '../test/support/memory-animals.js'
 import { generatePets } from '../src/seed/generate-pets.js'
 import type { Pet } from '../src/spec/animals-service.js'
 

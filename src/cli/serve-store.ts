@@ -11,7 +11,7 @@ import { DEFAULT_BUDGET_LIMITS } from '../service/budget.js'
 import { definedOnly } from '../service/defined-only.js'
 import { orThrow, toErrorResponse } from '../service/errors.js'
 import { JSON_HEADERS } from '../service/http.js'
-import { isStoreUnavailable } from '../store/port.js'
+import { StoreUnavailable } from '../store/port.js'
 import type { Page } from '../site/site.js'
 import { CliError } from './cli-error.js'
 import type { ServeConfig, StoreConfig } from './serve-options.js'
@@ -62,7 +62,7 @@ async function startStore(store: RedisStore, where: string): Promise<boolean> {
       if (started.ok) return started.value
       throw new CliError(`--store ${where}: the fixture does not fit --max-animals (every store together holds ${started.error.held.animals})`)
     } catch (error) {
-      if (!isStoreUnavailable(error)) throw error
+      if (!(error instanceof StoreUnavailable)) throw error
       if (!said) process.stderr.write(`animals-mock: waiting for the store at ${where}: ${error.message}\n`)
     }
     await new Promise((resolve) => setTimeout(resolve, START_RETRY_MS))
@@ -75,7 +75,7 @@ function storeHealth(store: RedisStore, where: string): Page {
     try {
       return { status: 200, headers: JSON_HEADERS, body: JSON.stringify({ status: 'ok', store: where, ...(await store.health()) }) }
     } catch (error) {
-      if (isStoreUnavailable(error)) return toErrorResponse(storeUnavailable(error))
+      if (error instanceof StoreUnavailable) return toErrorResponse(storeUnavailable(error))
       throw error
     }
   }

@@ -43,7 +43,6 @@ export async function loadPets(config: ServeConfig): Promise<Pet[]> {
   return pets
 }
 
-
 /**
  * The site `serve` answers over a fake, in memory or over Redis: the API, the control API (unless
  * --no-control) with its own document, the pages, behind the Host and Origin guards of `config`.

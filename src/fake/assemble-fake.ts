@@ -9,8 +9,7 @@ import type { IdReservation, Store } from '../memory/animals.js'
 import { createMemoryStore, type MemoryStore } from '../memory/memory-store.js'
 import type { JournalEntry } from '../store/journal-entry.js'
 import { settled } from '../store/port.js'
-import { SHARED_STORE } from '../store/scope.js'
-import type { ForcedRule, ForcedRuleSpec } from '../store/scope.js'
+import { type ForcedRule, type ForcedRuleSpec, SHARED_STORE } from '../store/scope.js'
 import { refusalError } from './refusals.js'
 import type { Target, SeedResult } from './controls.js'
 import { createFakeCore, type FakeCore, type FakeEnvironment } from './fake-core.js'
@@ -149,9 +148,9 @@ export function assembleFake(options: FakeOptions, environment: FakeEnvironment)
   const core = createFakeCore(store, { keys: options.keys ?? [], isolate, prefer: options.prefer ?? true, limits: budget.limits, ...definedOnly({ latency, maxStores: options.maxTenants, idleMs: options.storeIdleMs }) }, environment)
   // The fake's own controls cover every store; its store controls act on the shared one, which
   // under isolation there is not: they point the caller to forKey.
-  const shared = storeControls(core, store, () => (isolate ? undefined : SHARED), () => {
+  const shared = storeControls(core, store, () => (isolate ? undefined : SHARED_STORE), () => {
     if (isolate) throw new FakeInputError(apiError('invalid_body', 'Under isolation each key has its own store: use forKey(key).'))
-    return SHARED
+    return SHARED_STORE
   })
   const inUse = (label: string): string => {
     if (store.storeOf(label) === undefined) throw new FakeInputError(apiError('invalid_parameter', `No store is labelled ${label} any more.`))
@@ -167,7 +166,7 @@ export function assembleFake(options: FakeOptions, environment: FakeEnvironment)
         const set = store.setFixture(checkedPets(pets))
         if (!set.ok) throw new FakeInputError(refusalError(set.error, budget.limits))
       }
-      settled(core.controls.reset(isolate ? undefined : SHARED))
+      settled(core.controls.reset(isolate ? undefined : SHARED_STORE))
     },
     forKey: (key: string) => labelled(orThrow(settled(core.tenancy.storeFor(key)))),
     forLabel: (label: string) => (store.storeOf(label) === undefined ? undefined : labelled(label)),
@@ -181,8 +180,6 @@ export function assembleFake(options: FakeOptions, environment: FakeEnvironment)
   cores.set(fake, core)
   return fake
 }
-
-const SHARED = SHARED_STORE
 
 /**
  * The in-code controls of a scope (`scope`: a store's label, or every store) and its store

@@ -37,8 +37,6 @@ export function readJournalFilter(request: PlainRequest): JournalFilter {
   return orThrow(parseJournalFilter(new URLSearchParams(request.search)))
 }
 
-
-
 function parseJournalFilter(query: URLSearchParams): Result<JournalFilter, ApiError> {
   const filter: Record<string, string | number> = {}
   for (const [name, value] of query) {
@@ -55,12 +53,10 @@ function parseJournalFilter(query: URLSearchParams): Result<JournalFilter, ApiEr
   return ok({ limit: JOURNAL_PAGE.default, ...filter } as JournalFilter)
 }
 
-
 /** The page of animals a request's query asks for; a `FakeInputError` (400) for a bad one. */
 export function readPageQuery(request: PlainRequest): PageQuery {
   return orThrow(parsePageQuery(new URLSearchParams(request.search)))
 }
-
 
 /** The longest text a search by name takes. */
 const MAX_NAME_QUERY = 100
@@ -81,7 +77,6 @@ function parsePageQuery(query: URLSearchParams): Result<PageQuery, ApiError> {
   }
   return ok({ offset: offset.value, limit: limit.value, ...definedOnly({ status: status ?? undefined, from, name: name ?? undefined }) })
 }
-
 
 function readWhole(name: string, text: string, [min, max]: readonly [number, number]): Result<number, ApiError> {
   const number = parseWholeNumber(text, min, max)

@@ -2,7 +2,7 @@ import { authenticate, constantTimeEqual, type KeyPolicy } from '../service/auth
 import { type ApiError, apiError, FakeInputError, orThrow, toErrorResponse } from '../service/errors.js'
 import { type ConstantFields, constantFields, fail, JSON_TYPE, ok, type PlainRequest, type PlainResponse, type Result } from '../service/http.js'
 import type { Int64 } from '../spec/animals-service.js'
-import { isStoreUnavailable, type Maybe, andThen } from '../store/port.js'
+import { StoreUnavailable, type Maybe, andThen } from '../store/port.js'
 import { SHARED_STORE } from '../store/scope.js'
 import { CONTROL_BODY_LIMITS, readJournalFilter, readJson, readJsonBytes, readPageQuery } from './control-input.js'
 import { createControlReads } from './control-reads.js'
@@ -146,7 +146,7 @@ export function createControl(options: ControlOptions): Control {
         return await handle(request)
       } catch (error) {
         if (error instanceof FakeInputError) return toErrorResponse(error.apiError)
-        if (isStoreUnavailable(error)) return toErrorResponse(storeUnavailable(error))
+        if (error instanceof StoreUnavailable) return toErrorResponse(storeUnavailable(error))
         throw error
       }
     },

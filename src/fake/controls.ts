@@ -1,5 +1,4 @@
-import type { BudgetLimits } from '../service/budget.js'
-import { budgetFull } from '../service/budget.js'
+import { type BudgetLimits, budgetFull } from '../service/budget.js'
 import { type ApiError, apiError, FakeInputError, orThrow } from '../service/errors.js'
 import type { Result } from '../service/http.js'
 import type { AnimalGenerator, SeedOptions } from '../seed/status-mix.js'

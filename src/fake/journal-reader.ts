@@ -45,50 +45,34 @@ export function matches(entry: Pick<KeptEntry, 'method' | 'status' | 'tenant' | 
 }
 
 /**
- * What a filter picks from entries read a chunk at a time, in any order across chunks: how many
- * match, and the ones its `limit` keeps (with `since` the first, without it the last), holding no
- * more than twice `limit` at once however many are read.
+ * What a filter picks from entries read a chunk at a time (`add`), in any order across chunks: the
+ * ones its `limit` keeps (with `since` the first, without it the last), oldest first, holding no
+ * more than twice `limit` at once however many are read; how many matched (`total`); and the
+ * greatest `seq` that matched (`last`).
  */
-type Selection = {
-  add(chunk: readonly KeptEntry[]): void
-  /** The entries kept, oldest first. */
-  chosen(): readonly KeptEntry[]
-  /** How many matched. */
-  readonly total: number
-  /** The greatest `seq` that matched. */
-  readonly last: number | undefined
-}
-
-function select(filter: JournalFilter): Selection {
+function select(filter: JournalFilter) {
   const { limit, since } = filter
   let kept: KeptEntry[] = []
-  let total = 0
-  let last: number | undefined
-  const trim = (): void => {
+  const trim = (): KeptEntry[] => {
     kept.sort((a, b) => a.seq - b.seq)
     if (limit !== undefined && kept.length > limit) kept = since === undefined ? kept.slice(-limit) : kept.slice(0, limit)
+    return kept
   }
-  return {
-    add(chunk) {
+  const selection = {
+    total: 0,
+    last: undefined as number | undefined,
+    add(chunk: readonly KeptEntry[]): void {
       for (const entry of chunk) {
         if (!matches(entry, filter)) continue
-        total += 1
-        if (last === undefined || entry.seq > last) last = entry.seq
+        selection.total += 1
+        if (selection.last === undefined || entry.seq > selection.last) selection.last = entry.seq
         kept.push(entry)
         if (limit !== undefined && kept.length >= 2 * limit) trim()
       }
     },
-    chosen() {
-      trim()
-      return kept
-    },
-    get total() {
-      return total
-    },
-    get last() {
-      return last
-    },
+    chosen: trim,
   }
+  return selection
 }
 
 /** The entries of a journal kept in memory that `filter` picks, oldest first: what `fake.journal()` answers in code. */

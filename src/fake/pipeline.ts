@@ -3,7 +3,7 @@ import type { BudgetLimits } from '../service/budget.js'
 import { type ApiError, apiError, toErrorResponse } from '../service/errors.js'
 import { type Fields, isDropped, type PlainRequest, type PlainResponse, type Reply, type Result } from '../service/http.js'
 import type { Outcome } from '../store/journal-entry.js'
-import { type Found, isStoreUnavailable, type Maybe, type Operation, STALE, type StorePort, type Taken, andThen } from '../store/port.js'
+import { type Found, StoreUnavailable, type Maybe, type Operation, STALE, type StorePort, type Taken, andThen } from '../store/port.js'
 import { EVERY_STORE, type Latency, type ScopeView } from '../store/scope.js'
 import { createdReply, createFoundHeaders, createListQueryCache, finishReply, foundReply, heldTo, listedReply, matchRoute, planOperation, preferredOutcome, preflight, type Route } from './api-replies.js'
 import { effectOf, type ForcedEffect, firstRule } from './forced.js'
@@ -170,7 +170,7 @@ function responseOf(found: Found, basePath: string, foundHeadersFor: (basePath: 
 
 /** The 503 of a request whose store could not serve it now; anything else is a bug, thrown on. */
 function unavailable(error: unknown): Handled {
-  if (!isStoreUnavailable(error)) throw error
+  if (!(error instanceof StoreUnavailable)) throw error
   return { reply: toErrorResponse(storeUnavailable(error)), label: null, outcome: 'answered' }
 }
 

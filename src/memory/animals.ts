@@ -1,11 +1,10 @@
 import { type Budget, createBudget } from '../service/budget.js'
-import { fail, ok, type Result } from '../service/http.js'
+import { fail, mapped, ok, type Result } from '../service/http.js'
 import { compareInt64, nextInt64, toInt64 } from '../service/int64.js'
 import { parseJsonNumber } from '../service/json-body.js'
 import { toPetJson } from '../service/pets.js'
 import { parse } from 'lossless-json'
-import { type NewPet, type Pet, PET_STATUSES, type PetStatus } from '../spec/animals-service.js'
-import type { Int64 } from '../spec/animals-service.js'
+import { type Int64, type NewPet, type Pet, PET_STATUSES, type PetStatus } from '../spec/animals-service.js'
 import type { Counts, Created, NoRoom, Refusal } from '../store/port.js'
 import { addToIndex, type AnimalIndex, countsOf, emptyIndex, textOf, textsOf } from './animal-index.js'
 import { createListCache } from './list-cache.js'
@@ -20,7 +19,7 @@ export type AnimalSet = {
   readonly statuses: readonly (PetStatus | undefined)[]
 }
 
-/** Options of `createStore`. */
+/** Options of `openStore`. */
 export type StoreOptions = {
   /** The animals to start from; `reset()` returns to them. */
   readonly initial?: readonly Pet[] | AnimalSet
@@ -101,27 +100,21 @@ export type Store = {
 
 /** Sorts and serialises animals once, refusing duplicate ids. */
 export function prepareAnimals(pets: readonly Pet[]): AnimalSet {
-  const sorted = [...pets].sort((a, b) => compareInt64(a.id, b.id))
-  const ids: Int64[] = []
-  const texts: string[] = []
-  const statuses: (PetStatus | undefined)[] = []
-  for (const pet of sorted) {
-    if (ids.length > 0 && compareInt64(ids[ids.length - 1] ?? 0, pet.id) === 0) throw new Error(`duplicate id ${pet.id}`)
-    ids.push(pet.id)
-    texts.push(toPetJson(pet))
-    statuses.push(pet.status)
-  }
-  return { ids, texts, statuses }
+  return prepared([...pets].sort(byId), undefined)
 }
 
-/**
- * Creates a store; throws when its initial animals do not fit its budget (`openStore` says so instead).
- * @example createStore({ initial: [{ id: 1, name: 'Rex', categoryId: 2 }] }).get(1) // '{"id":1,...}'
- */
-export function createStore(options: StoreOptions = {}): Store {
-  const opened = openStore(options)
-  if (!opened.ok) throw new Error(`the initial animals do not fit the budget: ${JSON.stringify(opened.error)}`)
-  return opened.value
+function byId(a: Pet, b: Pet): number {
+  return compareInt64(a.id, b.id)
+}
+
+/** The ids, JSON texts and statuses of animals sorted by id, refusing an id equal to the one before (`previous`: the last of those before them). */
+function prepared(sorted: readonly Pet[], previous: Int64 | undefined): { ids: Int64[]; texts: string[]; statuses: (PetStatus | undefined)[] } {
+  let last = previous
+  for (const pet of sorted) {
+    if (last !== undefined && compareInt64(last, pet.id) === 0) throw new Error(`duplicate id ${pet.id}`)
+    last = pet.id
+  }
+  return { ids: sorted.map((pet) => pet.id), texts: sorted.map(toPetJson), statuses: sorted.map((pet) => pet.status) }
 }
 
 /**
@@ -210,11 +203,6 @@ export function openStore(options: StoreOptions = {}): Result<Store, NoRoom> {
 }
 
 const NO_IDS: Refusal = { kind: 'no_ids' }
-
-/** What a success holds, made into something else; a failure as it is. */
-function mapped<T, U, E>(result: Result<T, E>, map: (value: T) => U): Result<U, E> {
-  return result.ok ? ok(map(result.value)) : result
-}
 
 function noRoom(budget: Budget, adding: number): Result<never, NoRoom> {
   return fail({ kind: 'no_room', adding, held: { animals: budget.used.animals, chars: budget.used.chars } })
@@ -328,21 +316,16 @@ async function prepareAnimalsGradually(pets: readonly Pet[], pause: () => Promis
     ascending = compareInt64((pets[i - 1] as Pet).id, (pets[i] as Pet).id) < 0
   }
   // Out of order, they are sorted at once: a snapshot this fake wrote is always in order.
-  const sorted = ascending ? pets : [...pets].sort((a, b) => compareInt64(a.id, b.id))
+  const sorted = ascending ? pets : [...pets].sort(byId)
   const ids: Int64[][] = []
   const texts: string[][] = []
   const statuses: (PetStatus | undefined)[][] = []
-  let previous: Int64 | undefined
   for (let start = 0; start < sorted.length; start += PER_CHUNK) {
     if (start > 0) await pause()
-    const chunk = sorted.slice(start, start + PER_CHUNK)
-    for (const pet of chunk) {
-      if (previous !== undefined && compareInt64(previous, pet.id) === 0) throw new Error(`duplicate id ${pet.id}`)
-      previous = pet.id
-    }
-    ids.push(chunk.map((pet) => pet.id))
-    texts.push(chunk.map(toPetJson))
-    statuses.push(chunk.map((pet) => pet.status))
+    const chunk = prepared(sorted.slice(start, start + PER_CHUNK), sorted[start - 1]?.id)
+    ids.push(chunk.ids)
+    texts.push(chunk.texts)
+    statuses.push(chunk.statuses)
   }
   const joined = { ids: await joinChunks(ids, pause), texts: await joinChunks(texts, pause), statuses: await joinChunks(statuses, pause) }
   return { set: joined, texts: joined.texts }

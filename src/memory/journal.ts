@@ -2,18 +2,6 @@ import type { Fields } from '../service/http.js'
 import { BODY_LIMIT, type EntryParts, JOURNAL_BYTES_IN_ALL, JOURNAL_SIZE, type JournalEntry, type JournalRecord, type KeptEntry, toEntry } from '../store/journal-entry.js'
 import type { JournalPort } from '../store/port.js'
 
-/** One scope's request journal: its last `capacity` requests, oldest first. */
-export type Journal = {
-  readonly capacity: number
-  record(record: JournalRecord): void
-  /** What it keeps, oldest first. */
-  items(): readonly KeptEntry[]
-  /** Forgets every entry. */
-  clear(): void
-  /** Forgets every entry and leaves the pool for good: the store it served is gone. */
-  release(): void
-}
-
 /**
  * The characters of answers the journals hold by reference, every entry of every store together.
  * An answer is usually a string the fake keeps anyway (a cached list, a stored animal), so holding
@@ -26,25 +14,11 @@ export const SHARED_ANSWER_CHARS = 16 * 1024 * 1024
 export const ENTRY_BYTES = 256
 
 /**
- * What the journals of one fake share: the order of requests across stores (`seq`), the answers
- * held by reference, and the bytes every journal keeps (each entry's path, query, headers, body
- * and answer copy, plus `ENTRY_BYTES`), which `maxBytes` (`JOURNAL_BYTES_IN_ALL`) bounds.
+ * What the journals of every scope keep together: the order of requests across scopes (`seq`), the
+ * characters of answers held by reference, and the bytes kept (each entry's path, query, headers,
+ * body and answer copy, plus `ENTRY_BYTES`), which `JOURNAL_BYTES_IN_ALL` bounds.
  */
-export type JournalPool = {
-  readonly maxBytes: number
-  /** The journals in the pool, each with what it keeps. */
-  readonly members: Set<PoolMember>
-  seq: number
-  sharedChars: number
-  bytes: number
-}
-
-type PoolMember = { readonly bytes: () => number; readonly dropOldest: () => void }
-
-/** A pool for the journals of one fake; `maxBytes` lowers the bound (tests). */
-export function createJournalPool(maxBytes = JOURNAL_BYTES_IN_ALL): JournalPool {
-  return { maxBytes, members: new Set(), seq: 0, sharedChars: 0, bytes: 0 }
-}
+export type JournalTotals = { seq: number; sharedChars: number; bytes: number }
 
 // What is kept per request: references and primitives only, in one fixed shape, so that recording
 // costs next to nothing on the hot path; everything shown is derived when it is read.
@@ -65,83 +39,76 @@ function shownText(this: Stored): string {
   return JSON.stringify(toEntry(this))
 }
 
-/**
- * Creates a journal holding the last `asked` requests of one scope (its whole part), within
- * `pool`'s bounds. Recording stores references and copies at most `BODY_LIMIT` bytes; headers and
- * query are redacted only when entries are read.
- */
-export function createJournal(asked = JOURNAL_SIZE, pool: JournalPool = createJournalPool()): Journal {
-  // A capacity that is not a whole number keeps as many as its whole part; 0 keeps none.
-  const capacity = Math.max(0, Math.floor(asked))
-  const ring = createRing<Stored>(capacity)
-  let bytes = 0
-  const forget = (entry: Stored | undefined): void => {
-    if (entry === undefined) return
-    bytes -= entry.bytes
-    pool.bytes -= entry.bytes
-    pool.sharedChars -= entry.sharedChars
-  }
-  const member: PoolMember = { bytes: () => bytes, dropOldest: () => forget(ring.shift()) }
-  pool.members.add(member)
-  const store = storeEntries(pool)
-  const clear = (): void => {
-    for (const entry of ring.items()) forget(entry)
-    ring.clear()
-  }
-  return {
-    capacity,
-    record(record) {
-      const stored = store(record)
-      forget(ring.push(stored))
-      bytes += stored.bytes
-      pool.bytes += stored.bytes
-      pool.sharedChars += stored.sharedChars
-      while (pool.bytes > pool.maxBytes) heaviest(pool).dropOldest()
-    },
-    items: ring.items,
-    clear,
-    release() {
-      clear()
-      pool.members.delete(member)
-    },
-  }
-}
-
 /** The journal port in memory, and what a store's drop asks of it. */
 export type MemoryJournal = Omit<JournalPort, 'chunks'> & {
   chunks(scope: string | undefined): Iterable<readonly KeptEntry[]>
-  /** Forgets a scope whose store was dropped, and its room in the pool. */
+  /** Forgets a scope whose store was dropped, and its room. */
   drop(scope: string): void
+  /** What every scope's journal keeps together. */
+  totals(): Readonly<JournalTotals>
 }
 
-/** Each scope's journal in this process: `size` requests each (`JOURNAL_SIZE`), `maxBytes` every one together. */
+/** One scope's journal: its last requests, and the bytes they count for. */
+type ScopeJournal = { readonly ring: Ring<Stored>; bytes: number }
+
+/**
+ * Each scope's journal in this process: its last `size` requests (`JOURNAL_SIZE`; a size that is
+ * not a whole number keeps its whole part, 0 none), `maxBytes` every one together: past it, the
+ * journal keeping the most forgets its oldest. Recording stores references and copies at most
+ * `BODY_LIMIT` bytes; headers and query are redacted only when entries are read.
+ */
 export function createMemoryJournal(size = JOURNAL_SIZE, maxBytes = JOURNAL_BYTES_IN_ALL): MemoryJournal {
-  const pool = createJournalPool(maxBytes)
-  const journals = new Map<string, Journal>()
-  const journalOf = (scope: string): Journal => {
+  const capacity = Math.max(0, Math.floor(size))
+  const totals: JournalTotals = { seq: 0, sharedChars: 0, bytes: 0 }
+  const store = storeEntries(totals)
+  const journals = new Map<string, ScopeJournal>()
+  const journalOf = (scope: string): ScopeJournal => {
     let journal = journals.get(scope)
     if (journal === undefined) {
-      journal = createJournal(size, pool)
+      journal = { ring: createRing(capacity), bytes: 0 }
       journals.set(scope, journal)
     }
     return journal
   }
-  const named = (scope: string | undefined): Journal[] => (scope === undefined ? [...journals.values()] : [journalOf(scope)])
+  const named = (scope: string | undefined): ScopeJournal[] => (scope === undefined ? [...journals.values()] : [journalOf(scope)])
+  const forget = (journal: ScopeJournal, entry: Stored | undefined): void => {
+    if (entry === undefined) return
+    journal.bytes -= entry.bytes
+    totals.bytes -= entry.bytes
+    totals.sharedChars -= entry.sharedChars
+  }
+  const clear = (journal: ScopeJournal): void => {
+    for (const entry of journal.ring.items()) forget(journal, entry)
+    journal.ring.clear()
+  }
   return {
-    record: (scope, record) => journalOf(scope).record(record),
-    chunks: (scope) => named(scope).map((journal) => journal.items()),
+    record(scope, record) {
+      const journal = journalOf(scope)
+      const stored = store(record)
+      forget(journal, journal.ring.push(stored))
+      journal.bytes += stored.bytes
+      totals.bytes += stored.bytes
+      totals.sharedChars += stored.sharedChars
+      while (totals.bytes > maxBytes) {
+        const heaviest = heaviestOf(journals.values())
+        forget(heaviest, heaviest.ring.shift())
+      }
+    },
+    chunks: (scope) => named(scope).map((journal) => journal.ring.items()),
     clear(scope) {
-      for (const journal of named(scope)) journal.clear()
+      for (const journal of named(scope)) clear(journal)
     },
     drop(scope) {
-      journals.get(scope)?.release()
+      const journal = journals.get(scope)
+      if (journal !== undefined) clear(journal)
       journals.delete(scope)
     },
+    totals: () => totals,
   }
 }
 
-/** Turns what the fake hands over into what one journal keeps, numbered in `pool`'s order. */
-function storeEntries(pool: JournalPool): (record: JournalRecord) => Stored {
+/** Turns what the fake hands over into what a journal keeps, numbered in the order of every scope's. */
+function storeEntries(pool: JournalTotals): (record: JournalRecord) => Stored {
   // A busy fake records thousands of requests between two garbage collections, and each request
   // comes with its own copies of a path, a query and headers that are mostly the same as a moment
   // ago. Kept as they come, every one would be copied and promoted by the collector, which costs
@@ -226,12 +193,12 @@ function createRing<T>(capacity: number): Ring<T> {
   return ring
 }
 
-/** The member keeping the most bytes: the one that gives way when the pool is full. */
-function heaviest(pool: JournalPool): PoolMember {
-  let found: PoolMember | undefined
-  for (const member of pool.members) if (found === undefined || member.bytes() > found.bytes()) found = member
-  // The pool is over its bound only while some member keeps bytes.
-  return found as PoolMember
+/** The journal keeping the most bytes: the one that gives way when every journal together is full. */
+function heaviestOf(journals: Iterable<ScopeJournal>): ScopeJournal {
+  let found: ScopeJournal | undefined
+  for (const journal of journals) if (found === undefined || journal.bytes > found.bytes) found = journal
+  // Every journal together is over its bound only while some journal keeps bytes.
+  return found as ScopeJournal
 }
 
 function fieldsLength(fields: Fields): number {

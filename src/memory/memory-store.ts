@@ -49,21 +49,21 @@ export function createMemoryStore(options: MemoryStoreOptions): MemoryStore {
   let fixture: AnimalSet = prepareAnimals(options.fixture)
   const open = (ids?: IdReservation): Result<Store, NoRoom> => openStore({ initial: fixture, budget, ...(ids === undefined ? {} : { ids }) })
   const slots = new Map<string, Slot>()
-  if (!isolate) slots.set(SHARED_STORE, { label: SHARED_STORE, store: unwrap(open(options.ids)), lastUsed: 0 })
+  if (!isolate) {
+    const shared = open(options.ids)
+    if (!shared.ok) throw new Error(`the fixture does not fit the budget (${shared.error.kind})`)
+    slots.set(SHARED_STORE, { label: SHARED_STORE, store: shared.value, lastUsed: 0 })
+  }
   const storeOf = (label: string): Store => {
     const slot = slots.get(label)
     if (slot === undefined) throw new Error(`no store is labelled ${label}`)
     return slot.store
   }
-  const drop = (token: string, slot: Slot): void => {
+  const tenants = memoryTenants(slots, () => open(), (slot) => {
     slot.store.release()
     rules.drop(slot.label)
     journal.drop(slot.label)
-    slots.delete(slot.label)
-    tokens.delete(token)
-  }
-  const tokens = new Map<string, Slot>()
-  const tenants = memoryTenants({ tokens, slots, drop, open: () => open() })
+  })
   return {
     animals: {
       counts: (label) => storeOf(label).counts(),
@@ -106,15 +106,12 @@ function performOn(store: Store, operation: Operation): Found {
   }
 }
 
-type TenantsOptions = {
-  readonly tokens: Map<string, Slot>
-  readonly slots: Map<string, Slot>
-  readonly drop: (token: string, slot: Slot) => void
-  readonly open: () => Result<Store, NoRoom>
-}
-
-/** The stores of keys: a label each (`tenant-<n>`, counted from 1), made on the key's first request. */
-function memoryTenants({ tokens, slots, drop, open }: TenantsOptions): TenantsPort {
+/**
+ * The stores of keys in `slots`: a label each (`tenant-<n>`, counted from 1), made with `open` on
+ * the key's first request; `release` lets go of what a dropped store held.
+ */
+function memoryTenants(slots: Map<string, Slot>, open: () => Result<Store, NoRoom>, release: (slot: Slot) => void): TenantsPort {
+  const tokens = new Map<string, Slot>()
   let made = 0
   return {
     claim(token, at, maxStores) {
@@ -133,13 +130,13 @@ function memoryTenants({ tokens, slots, drop, open }: TenantsOptions): TenantsPo
       return ok(slot.label)
     },
     dropIdle(before) {
-      for (const [token, slot] of tokens) if (slot.lastUsed <= before) drop(token, slot)
+      for (const [token, slot] of tokens) {
+        if (slot.lastUsed > before) continue
+        release(slot)
+        slots.delete(slot.label)
+        tokens.delete(token)
+      }
     },
     labels: () => [...slots.keys()],
   }
-}
-
-function unwrap<T>(result: Result<T, Refusal>): T {
-  if (!result.ok) throw new Error(`the fixture does not fit the budget (${result.error.kind})`)
-  return result.value
 }

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import type { BudgetLimits } from '../service/budget.js'
-import { fail, ok } from '../service/http.js'
+import { fail, mapped, ok, type Result } from '../service/http.js'
 import { parseInt64Text } from '../service/int64.js'
 import { toPetJson } from '../service/pets.js'
 import { type Int64, type NewPet, type Pet, PET_STATUSES, type PetStatus } from '../spec/animals-service.js'
-import type { AnimalsPort, Counts, Held, NoRoom } from '../store/port.js'
+import type { AnimalsPort, Counts, Held, NoRoom, Refusal } from '../store/port.js'
 import type { RedisCall } from './connection.js'
-import { LUA_MEMBER_OF, memberOf, type SharedKeys, type StoreKeys } from './keys.js'
+import { LUA_MEMBER_OF, memberOf, setsOf, type SharedKeys, type StoreKeys } from './keys.js'
 
 /**
  * Animals ready to be written: the arguments of each chunk's commands, made once, so that a
@@ -38,40 +38,47 @@ const LUA_ABOVE = `local function above(a, b)
   return a ~= b and ((a > b) ~= a_neg)
 end`
 
-// KEYS: the animals, their order, the status sets in PET_STATUSES' order, last, the store's
-// characters, every store's animals and characters. ARGV: the most animals and characters of every
-// store, the highest last id that leaves room for them all, then for each animal its JSON text
-// after the id, its characters without the id, and its status's place among the status sets (0: none).
-// The ids are drawn first and given back when the animals do not fit: all of them, or none.
-const CREATE_MANY = `${LUA_MEMBER_OF}
+/**
+ * Creates animals after the store's last id, all of them or none. k: the animals, their order,
+ * last, the status sets in PET_STATUSES' order, the store's characters, every store's animals and
+ * characters. a: the most animals and characters of every store, the highest last id that leaves
+ * room for them all, then for each animal its JSON text after the id, its characters without the
+ * id, and its status's place among the status sets (0: none). The ids are drawn first and given
+ * back when the animals do not fit. Answers the first and last id and the last animal's JSON text.
+ */
+export const LUA_CREATE = `${LUA_MEMBER_OF}
 ${LUA_ABOVE}
-local n = (#ARGV - 3) / 3
-local s = ${PET_STATUSES.length}
-local last = redis.call('GET', KEYS[3]) or '0'
-if above(last, ARGV[3]) then return {'no_ids'} end
-local total = tonumber(redis.call('GET', KEYS[5 + s]) or '0')
-local chars = tonumber(redis.call('GET', KEYS[6 + s]) or '0')
-local ids, length = {}, 0
-for i = 1, n do
-  redis.call('INCR', KEYS[3])
-  ids[i] = redis.call('GET', KEYS[3])
-  length = length + tonumber(ARGV[3 * i + 2]) + #ids[i]
-end
-if total + n > tonumber(ARGV[1]) or chars + length > tonumber(ARGV[2]) then
-  redis.call('SET', KEYS[3], last)
-  return {'no_room', total, chars}
-end
-for i = 1, n do
-  local member = member_of(ids[i])
-  redis.call('HSET', KEYS[1], member, '{"id":' .. ids[i] .. ARGV[3 * i + 1])
-  redis.call('ZADD', KEYS[2], 0, member)
-  local status = tonumber(ARGV[3 * i + 3])
-  if status > 0 then redis.call('ZADD', KEYS[3 + status], 0, member) end
-end
-redis.call('INCRBY', KEYS[5 + s], n)
-redis.call('INCRBY', KEYS[4 + s], length)
-redis.call('INCRBY', KEYS[6 + s], length)
-return {'created', ids[1], ids[n]}`
+local function create(k, a)
+  local n = (#a - 3) / 3
+  local s = ${PET_STATUSES.length}
+  local last = redis.call('GET', k[3]) or '0'
+  if above(last, a[3]) then return {'no_ids'} end
+  local total = tonumber(redis.call('GET', k[5 + s]) or '0')
+  local chars = tonumber(redis.call('GET', k[6 + s]) or '0')
+  local ids, length = {}, 0
+  for i = 1, n do
+    redis.call('INCR', k[3])
+    ids[i] = redis.call('GET', k[3]) -- INCR's reply is a double in Lua: inexact past 2^53
+    length = length + tonumber(a[3 * i + 2]) + #ids[i]
+  end
+  if total + n > tonumber(a[1]) or chars + length > tonumber(a[2]) then
+    redis.call('SET', k[3], last)
+    return {'no_room', total, chars}
+  end
+  local json
+  for i = 1, n do
+    local member = member_of(ids[i])
+    json = '{"id":' .. ids[i] .. a[3 * i + 1]
+    redis.call('HSET', k[1], member, json)
+    redis.call('ZADD', k[2], 0, member)
+    local status = tonumber(a[3 * i + 3])
+    if status > 0 then redis.call('ZADD', k[3 + status], 0, member) end
+  end
+  redis.call('INCRBY', k[5 + s], n)
+  redis.call('INCRBY', k[4 + s], length)
+  redis.call('INCRBY', k[6 + s], length)
+  return {'created', ids[1], ids[n], json}
+end`
 
 // KEYS: the set to read, the animals. ARGV: the first place, the last.
 const SLICE = `
@@ -85,16 +92,28 @@ local counts = {redis.call('HLEN', KEYS[1])}
 for i = 2, #KEYS do counts[i] = redis.call('ZCARD', KEYS[i]) end
 return counts`
 
-// KEYS: the store's animals and characters, every store's animals and characters. ARGV: how many
-// animals would replace the store's, their characters, the most animals and characters of every
-// store. Refused: what every store holds, and what this one does.
-const ROOM = `
-local had = redis.call('HLEN', KEYS[1])
-local had_chars = tonumber(redis.call('GET', KEYS[2]) or '0')
-local total = tonumber(redis.call('GET', KEYS[3]) or '0')
-local chars = tonumber(redis.call('GET', KEYS[4]) or '0')
-if total - had + tonumber(ARGV[1]) > tonumber(ARGV[3]) or chars - had_chars + tonumber(ARGV[2]) > tonumber(ARGV[4]) then return {0, total, chars, had} end
-return {1}`
+/**
+ * Whether animals fit in place of a store's. k: the store's animals and characters, every store's
+ * animals and characters. a: how many animals would replace the store's, their characters, the
+ * most animals and characters of every store. Fitting: nil, with what the store has; refused: what
+ * every store holds, and what this one does.
+ */
+const LUA_ROOM = `local function room(k, a)
+  local had = redis.call('HLEN', k[1])
+  local had_chars = tonumber(redis.call('GET', k[2]) or '0')
+  local total = tonumber(redis.call('GET', k[3]) or '0')
+  local chars = tonumber(redis.call('GET', k[4]) or '0')
+  if total - had + tonumber(a[1]) > tonumber(a[3]) or chars - had_chars + tonumber(a[2]) > tonumber(a[4]) then return {'no_room', total, chars, had} end
+  return nil, had, had_chars
+end`
+
+// KEYS and ARGV: create's.
+const CREATE_MANY = `${LUA_CREATE}
+return create(KEYS, ARGV)`
+
+// KEYS and ARGV: room's.
+const ROOM = `${LUA_ROOM}
+return room(KEYS, ARGV) or {'fits'}`
 
 // KEYS: the store's sets (animals, order, each status), then the same loading keys, then last,
 // the store's characters, every store's animals and characters, the stores of keys. ARGV: how many
@@ -102,6 +121,7 @@ return {1}`
 // characters of every store; for a store of a key also its label, the time, the most stores, and
 // `adopt` (make it unless in use) or `renew` (back to the animals given if still in use, else nothing).
 const SWAP = `${LUA_ABOVE}
+${LUA_ROOM}
 local n = tonumber(ARGV[1])
 local last, chars_key, total_key, all_chars_key, stores = KEYS[2 * n + 1], KEYS[2 * n + 2], KEYS[2 * n + 3], KEYS[2 * n + 4], KEYS[2 * n + 5]
 local function discard() for i = n + 1, 2 * n do redis.call('DEL', KEYS[i]) end end
@@ -118,13 +138,10 @@ if ARGV[7] then
     return {'no_store'}
   end
 end
-local had = redis.call('HLEN', KEYS[1])
-local had_chars = tonumber(redis.call('GET', chars_key) or '0')
-local total = tonumber(redis.call('GET', total_key) or '0')
-local chars = tonumber(redis.call('GET', all_chars_key) or '0')
-if total - had + tonumber(ARGV[3]) > tonumber(ARGV[5]) or chars - had_chars + tonumber(ARGV[4]) > tonumber(ARGV[6]) then
+local refused, had, had_chars = room({KEYS[1], chars_key, total_key, all_chars_key}, {ARGV[3], ARGV[4], ARGV[5], ARGV[6]})
+if refused then
   discard()
-  return {'no_room', total, chars, had}
+  return refused
 end
 for i = 1, n do
   if redis.call('EXISTS', KEYS[n + i]) == 1 then
@@ -170,14 +187,11 @@ export type RedisAnimalsOptions = {
 export function redisAnimals(options: RedisAnimalsOptions): RedisAnimals {
   const { call, keysOf, shared, limits } = options
   const setOf = (keys: StoreKeys, status: PetStatus | undefined): string => (status === undefined ? keys.order : keys.status(status))
-  const setsOf = (keys: StoreKeys): string[] => [keys.animal, keys.order, ...PET_STATUSES.map(keys.status)]
-  // As in memory: what every store holds, this one included, and how many more animals the replacement would make.
-  const noRoom = (adding: number, total: unknown, chars: unknown, had: unknown = 0): NoRoom => ({ kind: 'no_room', adding: adding - Number(had), held: { animals: Number(total), chars: Number(chars) } })
 
   async function swap(keys: StoreKeys, load: RedisLoad, mode: SwapMode): Promise<Swapped> {
     // Checked before anything is written: a store that does not fit leaves nothing behind.
-    const room = (await call.script(ROOM, [keys.animal, keys.chars, shared.animals, shared.chars], [String(load.count), String(load.chars), String(limits.maxAnimals), String(limits.maxTextChars)])) as [number, number?, number?, number?]
-    if (room[0] === 0) return noRoom(load.count, room[1], room[2], room[3])
+    const room = (await call.script(ROOM, [keys.animal, keys.chars, shared.animals, shared.chars], [String(load.count), String(load.chars), String(limits.maxAnimals), String(limits.maxTextChars)])) as ['fits' | 'no_room', number?, number?, number?]
+    if (room[0] === 'no_room') return noRoom(load.count, room[1], room[2], room[3])
     const loading = setsOf(keys).map((key) => `${keys.loading(randomUUID())}${key.slice(key.lastIndexOf(':') + 1)}`)
     try {
       for (const chunk of load.chunks) await writeChunk(call, loading, chunk)
@@ -207,16 +221,8 @@ export function redisAnimals(options: RedisAnimalsOptions): RedisAnimals {
     // Each id is durable in Redis as it is handed out.
     reserve: () => ok(undefined),
     async createMany(label, newPets) {
-      const keys = keysOf(label)
-      const args = [String(limits.maxAnimals), String(limits.maxTextChars), String(BigInt(INT64_MAX) - BigInt(newPets.length))]
-      for (const newPet of newPets) {
-        const after = textAfterId(newPet)
-        args.push(after, String('{"id":'.length + after.length), String(newPet.status === undefined ? 0 : PET_STATUSES.indexOf(newPet.status) + 1))
-      }
-      const reply = (await call.script(CREATE_MANY, [keys.animal, keys.order, keys.last, ...PET_STATUSES.map(keys.status), keys.chars, shared.animals, shared.chars], args)) as [string, string?, string?]
-      if (reply[0] === 'no_ids') return fail({ kind: 'no_ids' })
-      if (reply[0] === 'no_room') return fail(noRoom(newPets.length, reply[1], reply[2]))
-      return ok({ firstId: toId(reply[1] ?? ''), lastId: toId(reply[2] ?? '') })
+      const { keys, args } = creation(keysOf(label), shared, limits, newPets)
+      return mapped(createdOf(await call.script(CREATE_MANY, keys, args), newPets.length), ({ firstId, lastId }) => ({ firstId, lastId }))
     },
     async replace(label, pets, pause) {
       const swapped = await swap(keysOf(label), await prepareLoad(pets, pause), { kind: 'plain' })
@@ -228,6 +234,29 @@ export function redisAnimals(options: RedisAnimalsOptions): RedisAnimals {
     },
     swap,
   }
+}
+
+// As in memory: what every store holds, this one included, and how many more animals the replacement would make.
+function noRoom(adding: number, total: unknown, chars: unknown, had: unknown = 0): NoRoom {
+  return { kind: 'no_room', adding: adding - Number(had), held: { animals: Number(total), chars: Number(chars) } }
+}
+
+/** The keys and arguments of `LUA_CREATE`'s `create` for `newPets` in a store. */
+export function creation(keys: StoreKeys, shared: SharedKeys, limits: BudgetLimits, newPets: readonly NewPet[]): { keys: string[]; args: string[] } {
+  const args = [String(limits.maxAnimals), String(limits.maxTextChars), String(BigInt(INT64_MAX) - BigInt(newPets.length))]
+  for (const newPet of newPets) {
+    const after = toPetJson({ ...newPet, id: 0 }).slice('{"id":0'.length) // toPetJson writes the id first
+    args.push(after, String('{"id":'.length + after.length), String(newPet.status === undefined ? 0 : PET_STATUSES.indexOf(newPet.status) + 1))
+  }
+  return { keys: [keys.animal, keys.order, keys.last, ...PET_STATUSES.map(keys.status), keys.chars, shared.animals, shared.chars], args }
+}
+
+/** What `create` answered for `adding` animals: the first and last id and the last animal's JSON text, or why none was created. */
+export function createdOf(reply: unknown, adding: number): Result<{ readonly firstId: Int64; readonly lastId: Int64; readonly json: string }, Refusal> {
+  const [what, first, last, json] = reply as [string, string?, string?, string?]
+  if (what === 'no_ids') return fail({ kind: 'no_ids' })
+  if (what === 'no_room') return fail(noRoom(adding, first, last))
+  return ok({ firstId: toId(first ?? ''), lastId: toId(last ?? ''), json: json ?? '' })
 }
 
 async function writeChunk(call: RedisCall, loading: readonly string[], chunk: RedisLoad['chunks'][number]): Promise<void> {
@@ -247,13 +276,8 @@ async function countsIn(call: RedisCall, keys: StoreKeys): Promise<Counts> {
   return { ...counts, none: all - byStatus.reduce((sum, count) => sum + count, 0) }
 }
 
-/** An animal's JSON text after its id, which Redis assigns and writes in front: toPetJson writes the id first. */
-export function textAfterId(newPet: NewPet): string {
-  return toPetJson({ ...newPet, id: 0 }).slice('{"id":0'.length)
-}
-
 /** An id from Redis's integer text of it: a number while safe, a bigint past 2^53. */
-export function toId(text: string): Int64 {
+function toId(text: string): Int64 {
   const id = parseInt64Text(text)
   if (id === undefined) throw new Error(`Redis handed out "${text}" as an id`)
   return id

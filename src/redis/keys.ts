@@ -1,4 +1,4 @@
-import type { Int64 } from '../spec/animals-service.js'
+import { type Int64, PET_STATUSES } from '../spec/animals-service.js'
 
 /** Where every key of animals-mock starts, unless `--store`'s URL names another. */
 export const DEFAULT_PREFIX = 'animals-mock:'
@@ -32,6 +32,11 @@ export function storeKeys(prefix: string, label: string) {
 
 /** The keys of one store and scope. */
 export type StoreKeys = ReturnType<typeof storeKeys>
+
+/** A store's sets: its animals, their order, and each status's, in PET_STATUSES' order. */
+export function setsOf(keys: StoreKeys): string[] {
+  return [keys.animal, keys.order, ...PET_STATUSES.map(keys.status)]
+}
 
 /** The keys every store shares under `prefix`: the budget's counts, the stores of keys, the rules' ids and count, the journal's. */
 export function sharedKeys(prefix: string) {

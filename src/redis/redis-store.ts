@@ -1,12 +1,12 @@
 import type { BudgetLimits } from '../service/budget.js'
-import { fail, ok, type Result } from '../service/http.js'
+import { fail, mapped, ok, type Result } from '../service/http.js'
 import type { Pet } from '../spec/animals-service.js'
 import { type Found, type NoRoom, type Operation, STALE, type StorePort, type Taken } from '../store/port.js'
 import { EVERY_STORE, type ScopeView, SHARED_STORE } from '../store/scope.js'
-import { INT64_MAX, prepareLoad, redisAnimals, textAfterId, toId } from './animals.js'
+import { createdOf, creation, LUA_CREATE, prepareLoad, redisAnimals } from './animals.js'
 import type { RedisCall } from './connection.js'
 import { redisJournal } from './journal.js'
-import { LUA_MEMBER_OF, memberOf, type SharedKeys, sharedKeys, type StoreKeys, storeKeys } from './keys.js'
+import { memberOf, type SharedKeys, sharedKeys, type StoreKeys, storeKeys } from './keys.js'
 import { LUA_MOVE, type RedisRules, redisRules } from './rules.js'
 import { redisTenants } from './tenants.js'
 
@@ -40,30 +40,9 @@ if #members == 0 then return {moved, '[]'} end
 return {moved, '[' .. table.concat(redis.call('HMGET', KEYS[9], unpack(members)), ',') .. ']'}`,
   // KEYS: the animals. ARGV: the member.
   get: `${STEP}return {moved, redis.call('HGET', KEYS[8], ARGV[4])}`,
-  // KEYS: the animals, their order, the status set (the order again for none), last, the store's
-  // characters, every store's animals and characters. ARGV: the JSON text after the id, its
-  // characters without the id, the most animals and characters of every store, '1' for a status.
-  create: `${STEP}${LUA_MEMBER_OF}
-if (redis.call('GET', KEYS[11]) or '0') == '${INT64_MAX}' then return {moved, 'no_ids'} end
-local total = tonumber(redis.call('GET', KEYS[13]) or '0')
-local chars = tonumber(redis.call('GET', KEYS[14]) or '0')
-local last = redis.call('GET', KEYS[11]) or '0'
-redis.call('INCR', KEYS[11])
-local id = redis.call('GET', KEYS[11])
-local length = tonumber(ARGV[5]) + #id
-if total + 1 > tonumber(ARGV[6]) or chars + length > tonumber(ARGV[7]) then
-  redis.call('SET', KEYS[11], last)
-  return {moved, 'no_room', total, chars}
-end
-local member = member_of(id)
-local json = '{"id":' .. id .. ARGV[4]
-redis.call('HSET', KEYS[8], member, json)
-redis.call('ZADD', KEYS[9], 0, member)
-if ARGV[8] ~= '' then redis.call('ZADD', KEYS[10], 0, member) end
-redis.call('INCR', KEYS[13])
-redis.call('INCRBY', KEYS[12], length)
-redis.call('INCRBY', KEYS[14], length)
-return {moved, 'created', id, json}`,
+  // KEYS and ARGV: create's (LUA_CREATE).
+  create: `${STEP}${LUA_CREATE}
+return {moved, unpack(create({unpack(KEYS, 8)}, {unpack(ARGV, 4)}))}`,
 } as const
 
 /** Options of `createRedisStore`. */
@@ -178,16 +157,8 @@ function stepOf(operation: Operation | undefined, own: StoreKeys, { shared, limi
     case 'get':
       return { keys: [own.animal], args: [memberOf(operation.id)], found: ([json]) => ({ kind: 'get', id: operation.id, json: typeof json === 'string' ? json : undefined }) }
     case 'create': {
-      const { status } = operation.newPet
-      const after = textAfterId(operation.newPet)
-      return {
-        keys: [own.animal, own.order, status === undefined ? own.order : own.status(status), own.last, own.chars, shared.animals, shared.chars],
-        args: [after, String('{"id":'.length + after.length), String(limits.maxAnimals), String(limits.maxTextChars), status === undefined ? '' : '1'],
-        found: ([what, id, json]) => ({
-          kind: 'create',
-          created: what === 'created' ? ok({ id: toId(String(id)), json: String(json) }) : what === 'no_ids' ? fail({ kind: 'no_ids' }) : fail({ kind: 'no_room', adding: 1, held: { animals: Number(id), chars: Number(json) } }),
-        }),
-      }
+      const { keys, args } = creation(own, shared, limits, [operation.newPet])
+      return { keys, args, found: (reply) => ({ kind: 'create', created: mapped(createdOf(reply, 1), ({ firstId, json }) => ({ id: firstId, json })) }) }
     }
   }
 }

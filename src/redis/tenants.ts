@@ -1,10 +1,9 @@
 import { createHmac } from 'node:crypto'
 import { fail, ok, type Result } from '../service/http.js'
-import { PET_STATUSES } from '../spec/animals-service.js'
 import type { ClaimRefusal, Maybe, TenantsPort } from '../store/port.js'
 import type { RedisAnimals, RedisLoad } from './animals.js'
 import type { RedisCall } from './connection.js'
-import type { SharedKeys, StoreKeys } from './keys.js'
+import { type SharedKeys, setsOf, type StoreKeys } from './keys.js'
 
 /**
  * A key's label: `key-` and 128 bits of HMAC-SHA-256 of the key under the secret. Without the
@@ -106,7 +105,7 @@ export function redisTenants(options: RedisTenantsOptions): TenantsPort {
       const idle = (await call.command(['ZRANGE', shared.stores, '-inf', String(before), 'BYSCORE'])) as string[]
       for (const label of idle) {
         const keys = keysOf(label)
-        const sets = [keys.animal, keys.order, ...PET_STATUSES.map(keys.status)]
+        const sets = setsOf(keys)
         if ((await call.script(DROP, [...sets, keys.last, keys.chars, shared.animals, shared.chars, shared.stores], [String(sets.length), label, String(before)])) === 1) {
           told.delete(label)
           await options.forget(label)

@@ -87,6 +87,11 @@ export const ok = <T>(value: T): { readonly ok: true; readonly value: T } => ({ 
 /** Wraps a failure. */
 export const fail = <E>(error: E): { readonly ok: false; readonly error: E } => ({ ok: false, error })
 
+/** What a success holds, made into something else; a failure as it is. */
+export function mapped<T, U, E>(result: Result<T, E>, map: (value: T) => U): Result<U, E> {
+  return result.ok ? ok(map(result.value)) : result
+}
+
 /** Every response is JSON except the pages and documents served outside the API. */
 export const JSON_TYPE = 'application/json'
 

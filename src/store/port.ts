@@ -44,11 +44,6 @@ export class StoreUnavailable extends Error {
   override readonly name = 'StoreUnavailable'
 }
 
-/** Whether an error says the backend cannot serve now. */
-export function isStoreUnavailable(error: unknown): error is StoreUnavailable {
-  return error instanceof StoreUnavailable
-}
-
 /** How many animals each status has in a store, and how many have none. */
 export type Counts = Readonly<Record<PetStatus | 'none', number>>
 

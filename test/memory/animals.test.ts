@@ -6,7 +6,7 @@ import type { Result } from '../../src/service/http.js'
 
 /** What the fake answers for a refusal, within `limits`. */
 const messageOf = (result: Result<unknown, Refusal>, limits = DEFAULT_BUDGET_LIMITS): string => (result.ok ? '' : refusalError(result.error, limits).message)
-import { createStore } from '../../src/memory/animals.js'
+import { createStore } from '../support/memory-animals.js'
 import { toPetJson } from '../../src/service/pets.js'
 import { LIMIT, type Pet, PET_STATUSES, type PetStatus } from '../../src/spec/animals-service.js'
 

@@ -1,12 +1,24 @@
 import { expect, it } from 'vitest'
 import type { Fields, PlainRequest } from '../../src/service/http.js'
 import { execFileSync } from 'node:child_process'
-import { createJournal, createJournalPool, ENTRY_BYTES, type Journal, SHARED_ANSWER_CHARS } from '../../src/memory/journal.js'
-import { BODY_LIMIT, type JournalEntry, type KeptEntry } from '../../src/store/journal-entry.js'
+import { createMemoryJournal, ENTRY_BYTES, type MemoryJournal, SHARED_ANSWER_CHARS } from '../../src/memory/journal.js'
+import { BODY_LIMIT, type JournalEntry, type JournalRecord, type KeptEntry } from '../../src/store/journal-entry.js'
 import { JOURNAL_PAGE_CHARS, PAGE_CHUNK, readJournalPage } from '../../src/fake/journal-reader.js'
 
-/** What a journal kept, as the journal shows it. */
-const entriesOf = (journal: Journal): JournalEntry[] => journal.items().map((kept) => kept.entry())
+/** One scope of a journal in memory: what a store's requests go to. */
+type Scope = { record(record: JournalRecord): void; items(): KeptEntry[]; clear(): void }
+
+const scopeOf = (journal: MemoryJournal, scope: string): Scope => ({
+  record: (record) => journal.record(scope, record),
+  items: () => [...journal.chunks(scope)].flat(),
+  clear: () => journal.clear(scope),
+})
+
+/** A journal in memory of `size` requests a scope, and its one scope. */
+const createJournal = (size: number): Scope => scopeOf(createMemoryJournal(size), 'shared')
+
+/** What a scope's journal kept, as the journal shows it. */
+const entriesOf = (journal: Scope): JournalEntry[] => journal.items().map((kept) => kept.entry())
 
 const request = (path: string, headers: Fields, body?: Uint8Array): PlainRequest => ({
   method: body === undefined ? 'GET' : 'POST',
@@ -18,7 +30,7 @@ const request = (path: string, headers: Fields, body?: Uint8Array): PlainRequest
 })
 
 /** Records a GET of `path` answered by the API into `journal`, with the answer `body` when given. */
-const recordAnswer = (journal: ReturnType<typeof createJournal>, body?: string, path = '/pets') =>
+const recordAnswer = (journal: Scope, body?: string, path = '/pets') =>
   journal.record({
     request: request(path, {}),
     receivedAt: 0,
@@ -159,16 +171,16 @@ it('says who chose each answer', () => {
 it('holds at most SHARED_ANSWER_CHARS of answers by reference: a thousand answers of 1 Mi characters leave the heap small', () => {
   // In a child with --expose-gc, so that what is measured is what the journal keeps alive.
   const script = `
-    import { createJournal } from ${JSON.stringify(new URL('../../dist/memory/journal.js', import.meta.url).href)}
+    import { createMemoryJournal } from ${JSON.stringify(new URL('../../dist/memory/journal.js', import.meta.url).href)}
     import { BODY_LIMIT } from ${JSON.stringify(new URL('../../dist/store/journal-entry.js', import.meta.url).href)}
-    const journal = createJournal(1000)
+    const journal = createMemoryJournal(1000)
     const request = { method: 'GET', path: '/pets', basePath: '/v1', search: '', headers: {} }
     for (let i = 0; i < 1000; i++) {
       const body = String(i).padStart(8, '0') + 'x'.repeat(1024 * 1024)
-      journal.record({ request, receivedAt: 0, tenant: null, status: 200, forced: false, outcome: 'answered', delayMs: 0, response: { status: 200, headers: {}, body } })
+      journal.record('shared', { request, receivedAt: 0, tenant: null, status: 200, forced: false, outcome: 'answered', delayMs: 0, response: { status: 200, headers: {}, body } })
     }
     globalThis.gc()
-    const shown = journal.items().map((kept) => kept.entry().response.body)
+    const shown = [...journal.chunks('shared')].flat().map((kept) => kept.entry().response.body)
     const whole = shown.every((body, i) => body.length === BODY_LIMIT && body.startsWith(String(i).padStart(8, '0')))
     console.log(JSON.stringify({ heapMiB: Math.round(process.memoryUsage().heapUsed / 2 ** 20), whole }))
   `
@@ -178,102 +190,104 @@ it('holds at most SHARED_ANSWER_CHARS of answers by reference: a thousand answer
   expect(measured.heapMiB).toBeLessThan(SHARED_ANSWER_CHARS / 2 ** 20 + 40)
 })
 
-it('keeps every journal of a pool within its bytes together, the journal keeping the most giving way, so a busy store never pushes out a quiet one', () => {
-  const pool = createJournalPool(100 * ENTRY_BYTES)
-  const [busy, quiet, idle] = [createJournal(1000, pool), createJournal(1000, pool), createJournal(1000, pool)]
-  const record = (journal: typeof busy, path: string) =>
-    journal.record({ request: request(path, { accept: 'x' }), receivedAt: 0, tenant: null, status: 200, forced: false, outcome: 'answered', delayMs: 0 })
+it("keeps every scope's journal within its bytes together, the journal keeping the most giving way, so a busy store never pushes out a quiet one", () => {
+  const journal = createMemoryJournal(1000, 100 * ENTRY_BYTES)
+  const [busy, quiet, idle] = [scopeOf(journal, 'busy'), scopeOf(journal, 'quiet'), scopeOf(journal, 'idle')]
+  const record = (scope: Scope, path: string) => scope.record({ request: request(path, { accept: 'x' }), receivedAt: 0, tenant: null, status: 200, forced: false, outcome: 'answered', delayMs: 0 })
   for (let i = 0; i < 5; i++) record(quiet, `/pets/q${i}`)
-  const quietBytes = pool.bytes
+  const quietBytes = journal.totals().bytes
   for (let i = 0; i < 1000; i++) record(busy, `/pets/${i}`)
-  expect(pool.bytes).toBeLessThanOrEqual(100 * ENTRY_BYTES)
+  expect(journal.totals().bytes).toBeLessThanOrEqual(100 * ENTRY_BYTES)
   expect(entriesOf(quiet).map((entry) => entry.path)).toEqual([0, 1, 2, 3, 4].map((i) => `/v1/pets/q${i}`))
   const kept = entriesOf(busy)
   expect(kept.at(-1)?.path).toBe('/v1/pets/999')
   expect(kept.length).toBeGreaterThan(80)
   expect(kept.length).toBeLessThan(95)
-  // The pool's order runs across its journals; a released journal gives its room back.
+  // The order runs across the scopes; a dropped scope gives its room back.
   expect(entriesOf(idle)).toEqual([])
   expect(kept.at(-1)?.seq).toBe(1005)
-  busy.release()
-  expect(pool.bytes).toBe(quietBytes)
-  expect(pool.members.size).toBe(2)
+  journal.drop('busy')
+  expect(journal.totals().bytes).toBe(quietBytes)
+  expect([...journal.chunks(undefined)].map((chunk) => chunk.length)).toEqual([5, 0])
 })
 
-it('keeps the last capacity entries in order as it wraps, after the pool took its oldest too', () => {
-  const pool = createJournalPool()
-  const journal = createJournal(4, pool)
-  const record = (n: number) => recordAnswer(journal, undefined, `/pets/${n}`)
+/** What one entry of a GET of `path` without an answer counts for. */
+function plainEntryBytes(path = '/pets'): number {
+  const journal = createMemoryJournal(1)
+  recordAnswer(scopeOf(journal, 'shared'), undefined, path)
+  return journal.totals().bytes
+}
+
+it("keeps the last capacity entries in order as it wraps, after every journal's bound took its oldest too", () => {
+  const path = (n: number) => `/pets/${String(n).padStart(2, '0')}`
+  const journal = createMemoryJournal(4, 4 * plainEntryBytes(path(0)))
+  const [own, other] = [scopeOf(journal, 'own'), scopeOf(journal, 'other')]
+  const record = (n: number) => recordAnswer(own, undefined, path(n))
+  const paths = () => entriesOf(own).map((entry) => entry.path)
   for (let n = 1; n <= 6; n++) record(n)
-  expect(entriesOf(journal).map((entry) => entry.path)).toEqual([3, 4, 5, 6].map((n) => `/v1/pets/${n}`))
-  // The pool takes the oldest of the fullest journal: here, entry 3; the ring goes on after it.
-  ;[...pool.members][0]?.dropOldest()
+  expect(paths()).toEqual([3, 4, 5, 6].map((n) => `/v1${path(n)}`))
+  // Every journal together is full: another scope's entry takes the oldest of the fullest, 3, and
+  // each later one its next oldest; the ring goes on after them.
+  recordAnswer(other, undefined, path(0))
+  expect(paths()).toEqual([4, 5, 6].map((n) => `/v1${path(n)}`))
   for (let n = 7; n <= 9; n++) record(n)
-  expect(entriesOf(journal).map((entry) => entry.path)).toEqual([6, 7, 8, 9].map((n) => `/v1/pets/${n}`))
-  journal.clear()
-  expect(entriesOf(journal)).toEqual([])
-  record(10)
-  expect(entriesOf(journal).map((entry) => entry.seq)).toEqual([10])
+  expect(paths()).toEqual([7, 8, 9].map((n) => `/v1${path(n)}`))
+  journal.drop('other')
+  for (let n = 10; n <= 11; n++) record(n)
+  expect(paths()).toEqual([8, 9, 10, 11].map((n) => `/v1${path(n)}`))
+  own.clear()
+  expect(entriesOf(own)).toEqual([])
+  record(12)
+  expect(entriesOf(own).map((entry) => entry.seq)).toEqual([13])
 })
 
-it('keeps no entry with a capacity of 0 and its whole part of a fractional one, the pool counting only what is kept', () => {
-  const pool = createJournalPool()
-  const none = createJournal(0, pool)
-  const two = createJournal(2.5, pool)
-  const record = (journal: typeof none, n: number) => recordAnswer(journal, undefined, `/pets/${n}`)
-  for (let n = 1; n <= 3; n++) record(none, n)
-  expect(entriesOf(none)).toEqual([])
-  expect(pool.bytes).toBe(0)
-  for (let n = 1; n <= 3; n++) record(two, n)
-  expect([none.capacity, two.capacity]).toEqual([0, 2])
+it('keeps no entry with a size of 0 and the whole part of a fractional one, counting only what is kept', () => {
+  const none = createMemoryJournal(0)
+  for (let n = 1; n <= 3; n++) recordAnswer(scopeOf(none, 'shared'), undefined, `/pets/${n}`)
+  expect(entriesOf(scopeOf(none, 'shared'))).toEqual([])
+  expect(none.totals().bytes).toBe(0)
+  const two = scopeOf(createMemoryJournal(2.5), 'shared')
+  for (let n = 1; n <= 3; n++) recordAnswer(two, undefined, `/pets/${n}`)
   expect(entriesOf(two).map((entry) => entry.path)).toEqual(['/v1/pets/2', '/v1/pets/3'])
 })
 
-/** What one such entry counts for in its pool, without an answer copied. */
-function plainEntryBytes(): number {
-  const pool = createJournalPool()
-  recordAnswer(createJournal(1, pool))
-  return pool.bytes
-}
-
 it('holds answers by reference up to SHARED_ANSWER_CHARS exactly, keeps a copy of the first BODY_LIMIT bytes of a longer one past it, and gives the room back as entries go', () => {
   const plain = plainEntryBytes()
-  const pool = createJournalPool()
-  const journal = createJournal(6, pool)
-  const [member] = [...pool.members]
+  const memory = createMemoryJournal(6)
+  const journal = scopeOf(memory, 'shared')
+  const totals = () => memory.totals()
   const quarter = 'x'.repeat(SHARED_ANSWER_CHARS / 4)
   for (let i = 0; i < 4; i++) recordAnswer(journal, quarter)
   // The fourth lands exactly on the bound: still held by reference, and no bytes copied.
-  expect(pool.sharedChars).toBe(SHARED_ANSWER_CHARS)
-  expect(pool.bytes).toBe(4 * plain)
+  expect(totals().sharedChars).toBe(SHARED_ANSWER_CHARS)
+  expect(totals().bytes).toBe(4 * plain)
   recordAnswer(journal, quarter)
-  expect(pool.sharedChars).toBe(SHARED_ANSWER_CHARS)
-  expect(pool.bytes).toBe(5 * plain + BODY_LIMIT)
+  expect(totals().sharedChars).toBe(SHARED_ANSWER_CHARS)
+  expect(totals().bytes).toBe(5 * plain + BODY_LIMIT)
   expect(entriesOf(journal).at(-1)?.response?.body).toBe('x'.repeat(BODY_LIMIT))
-  // An answer of BODY_LIMIT characters is held whatever the pool holds; one more and it is a copy.
+  // An answer of BODY_LIMIT characters is held whatever is held already; one more and it is a copy.
   recordAnswer(journal, 'y'.repeat(BODY_LIMIT))
-  expect(pool.sharedChars).toBe(SHARED_ANSWER_CHARS + BODY_LIMIT)
-  expect(pool.bytes).toBe(6 * plain + BODY_LIMIT)
+  expect(totals().sharedChars).toBe(SHARED_ANSWER_CHARS + BODY_LIMIT)
+  expect(totals().bytes).toBe(6 * plain + BODY_LIMIT)
   recordAnswer(journal, 'z'.repeat(BODY_LIMIT + 1))
   // The seventh pushed out the first: its characters and its bytes are given back.
   expect(entriesOf(journal)).toHaveLength(6)
-  expect(pool.sharedChars).toBe(SHARED_ANSWER_CHARS - SHARED_ANSWER_CHARS / 4 + BODY_LIMIT)
-  expect(pool.bytes).toBe(6 * plain + 2 * BODY_LIMIT)
-  expect(member?.bytes()).toBe(pool.bytes)
+  expect(totals().sharedChars).toBe(SHARED_ANSWER_CHARS - SHARED_ANSWER_CHARS / 4 + BODY_LIMIT)
+  expect(totals().bytes).toBe(6 * plain + 2 * BODY_LIMIT)
   journal.clear()
-  expect([pool.sharedChars, pool.bytes, member?.bytes()]).toEqual([0, 0, 0])
+  expect([totals().sharedChars, totals().bytes]).toEqual([0, 0])
 })
 
-it('keeps a pool full to exactly its bound, and gives way with the first entry past it', () => {
+it('keeps every journal full to exactly its bound, and gives way with the first entry past it', () => {
   const plain = plainEntryBytes()
-  const pool = createJournalPool(3 * plain)
-  const journal = createJournal(10, pool)
+  const memory = createMemoryJournal(10, 3 * plain)
+  const journal = scopeOf(memory, 'shared')
   for (let i = 0; i < 3; i++) recordAnswer(journal)
   expect(entriesOf(journal)).toHaveLength(3)
-  expect(pool.bytes).toBe(3 * plain)
+  expect(memory.totals().bytes).toBe(3 * plain)
   recordAnswer(journal)
   expect(entriesOf(journal).map((entry) => entry.seq)).toEqual([2, 3, 4])
-  expect(pool.bytes).toBe(3 * plain)
+  expect(memory.totals().bytes).toBe(3 * plain)
 })
 
 // readJournalPage is what every journal page goes through, in memory and in Redis: its bounds, exactly.
