@@ -153,7 +153,7 @@ export function assembleFake(options: FakeOptions, environment: FakeEnvironment)
     return SHARED_STORE
   })
   const inUse = (label: string): string => {
-    if (store.storeOf(label) === undefined) throw new FakeInputError(apiError('invalid_parameter', `No store is labelled ${label} any more.`))
+    storeIn(store, label)
     return label
   }
   const labelled = (label: string): StoreControls => storeControls(core, store, () => inUse(label), () => inUse(label))
@@ -170,10 +170,7 @@ export function assembleFake(options: FakeOptions, environment: FakeEnvironment)
     },
     forKey: (key: string) => labelled(orThrow(settled(core.tenancy.storeFor(key)))),
     forLabel: (label: string) => (store.storeOf(label) === undefined ? undefined : labelled(label)),
-    stores: () => settled(store.tenants.labels()).flatMap((label) => {
-      const found = store.storeOf(label)
-      return found === undefined ? [] : [{ label, store: found }]
-    }),
+    stores: () => settled(store.tenants.labels()).map((label) => ({ label, store: storeIn(store, label) })),
     budget,
     observe: core.observe,
   })
@@ -200,15 +197,20 @@ function storeControls(core: FakeCore, store: MemoryStore, scope: () => Target, 
     },
     setLatency: (latency) => settled(controls.setLatency(scope(), latency)),
     get store() {
-      const found = store.storeOf(label())
-      if (found === undefined) throw new FakeInputError(apiError('invalid_parameter', 'This store is no longer in use.'))
-      return found
+      return storeIn(store, label())
     },
     seed: (count, seedOptions) => controls.seed(label(), count, seedOptions),
-    snapshot: () => [...(store.storeOf(label())?.all() ?? [])],
+    snapshot: () => storeIn(store, label()).all(),
     load: (pets) => settled(controls.load(label(), pets)),
     loadSnapshot: (json) => controls.loadSnapshot(label(), typeof json === 'string' ? new TextEncoder().encode(json) : json),
   }
+}
+
+/** A store in use by its label; refused with the Error body when it was dropped since. */
+function storeIn(store: MemoryStore, label: string): Store {
+  const found = store.storeOf(label)
+  if (found === undefined) throw new FakeInputError(apiError('invalid_parameter', `No store is labelled ${label} any more.`))
+  return found
 }
 
 /** Both objects' properties as one object, getters kept as getters (a spread would read them once). */

@@ -10,6 +10,16 @@ const noPause = async (): Promise<void> => undefined
 const findByName = (texts: readonly string[], name: string, offset: number, limit: number, pause: () => Promise<void>) =>
   find((from, count) => texts.slice(from, from + count), texts.length, { name, offset, limit }, pause)
 
+it('ends a search whose store holds fewer animals than it was told (gone meanwhile) at the first empty read', async () => {
+  let reads = 0
+  const empty = (): string[] => {
+    reads += 1
+    return []
+  }
+  expect(await find(empty, 3 * SEARCH_CHUNK, { name: 'x', offset: 0, limit: 10 }, noPause)).toEqual({ texts: [], matched: 0, scanned: 0 })
+  expect(reads).toBe(1)
+})
+
 it('reads at most MAX_NAME_SCAN animals for one search: all of a store exactly that size, the first part of a bigger one', async () => {
   const store = Array.from({ length: MAX_NAME_SCAN }, (_, i) => text(i + 1, i === MAX_NAME_SCAN - 1 ? 'Last' : 'x'))
   expect(await findByName(store, 'last', 0, 10, noPause)).toEqual({ texts: [store.at(-1)], matched: 1, scanned: MAX_NAME_SCAN })

@@ -100,6 +100,10 @@ it('loads a snapshot given as text, and says why one is not valid', async () => 
   const fake = createTestFake({ pets })
   expect(await fake.loadSnapshot('[{"id": 7, "name": "Kit", "categoryId": 1}]')).toBe(1)
   expect(fake.snapshot()).toEqual([{ id: 7, name: 'Kit', categoryId: 1 }])
+  // As UTF-8 bytes, as a request body has it: read as they are, not as their numbers' text.
+  expect(await fake.loadSnapshot(new TextEncoder().encode('[{"id": 8, "name": "Kät", "categoryId": 1}]'))).toBe(1)
+  expect(fake.snapshot()).toEqual([{ id: 8, name: 'Kät', categoryId: 1 }])
+  expect(await fake.loadSnapshot('[{"id": 7, "name": "Kit", "categoryId": 1}]')).toBe(1)
   await expect(fake.loadSnapshot('[1]')).rejects.toMatchObject({ code: 'invalid_body', message: 'The snapshot is not valid: record 1 (index 0): must be a JSON object.' })
   expect(inputError(() => fake.load([{ id: 1 }] as never))).toMatch(/^invalid_body: record 1 \(index 0\): /)
 })

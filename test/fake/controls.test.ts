@@ -84,6 +84,22 @@ it('journals method, path, query, status and time, with credentials redacted, an
   expect(fake.journal()).toEqual([])
 })
 
+it("reads every store's journal under isolation by tenant, and pages it in request order across the stores", () => {
+  const fake = createTestFake({ pets, isolate: true })
+  respond(fake, list('key-a')) // 1: tenant-1
+  respond(fake, list('key-b')) // 2: tenant-2
+  respond(fake, plainRequest({ headers: {} })) // 3: no store took it
+  respond(fake, create('B', 'key-b')) // 4: tenant-2
+  respond(fake, list('key-a')) // 5: tenant-1
+  const seqs = (filter: Parameters<typeof fake.journal>[0]) => fake.journal(filter).map((entry) => [entry.seq, entry.tenant])
+  expect(seqs({ tenant: 'tenant-2' })).toEqual([[2, 'tenant-2'], [4, 'tenant-2']])
+  expect(seqs({ tenant: 'tenant-9' })).toEqual([])
+  // Each store keeps its own journal; a page runs in request order across them.
+  expect(seqs({ since: 1, limit: 2 })).toEqual([[2, 'tenant-2'], [3, null]])
+  expect(seqs({ limit: 2 })).toEqual([[4, 'tenant-2'], [5, 'tenant-1']])
+  expect(seqs({ since: 3, limit: 10 })).toEqual([[4, 'tenant-2'], [5, 'tenant-1']])
+})
+
 it('keeps only the last journalSize entries, oldest first', () => {
   const fake = createTestFake({ pets, journalSize: 3 })
   for (let i = 0; i < 5; i++) respond(fake, list())
@@ -146,6 +162,22 @@ it('adds fixed or ranged latency to every API answer, and none to preflights', (
   expect(fake.latency).toStrictEqual({})
   expect(respond(fake, list()).delayMs).toBeUndefined()
   expect(() => fake.setLatency({ minMs: 5, maxMs: 1 })).toThrow(FakeInputError)
+})
+
+it("under isolation sets one store's latency without touching another's, and every store's replacing each one's own", () => {
+  const fake = createTestFake({ pets, isolate: true })
+  fake.forKey('key-a').setLatency({ ms: 30 })
+  fake.forKey('key-b').setLatency({ ms: 70 })
+  expect([fake.forKey('key-a').latency, fake.forKey('key-b').latency]).toEqual([{ ms: 30 }, { ms: 70 }])
+  fake.setLatency({ ms: 5 })
+  expect([fake.forKey('key-a').latency, fake.forKey('key-b').latency, fake.latency]).toEqual([{ ms: 5 }, { ms: 5 }, { ms: 5 }])
+})
+
+it('refuses a seed whole when only part of it fits, before any chunk is stored, and says how many it was', async () => {
+  const fake = createTestFake({ pets, maxAnimals: 1202 })
+  await expect(fake.seed(1500)).rejects.toThrow('The fake has no room for 1500 more animals: it holds 2 of at most 1202 animals')
+  expect(fake.store.size).toBe(2)
+  expect(await fake.seed(1200, { seed: 1 })).toMatchObject({ added: 1200, firstId: 3, lastId: 1202 })
 })
 
 it('under isolation gives each key its own store from the fixture, with its own controls', async () => {
