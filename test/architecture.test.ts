@@ -23,6 +23,9 @@ const ROOMS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
 const NEUTRAL: Readonly<Record<string, readonly string[]>> = { spec: [], service: ['lossless-json'], store: [], memory: ['lossless-json'], fake: ['lossless-json'] }
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url))
+
+/** The rooms of package.json's `imports` (`#name`), which cross rooms as relative imports do. */
+const PACKAGE_IMPORTS: Readonly<Record<string, string>> = { '#package-root': 'contracts', '#seed-generator': 'seed' }
 const IMPORT = /^\s*(?:import|export)\s[^'"]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/gm
 
 function sources(dir: string): string[] {
@@ -47,8 +50,8 @@ it('imports only along the arrows between rooms', () => {
     if (allowed === undefined || allowed.includes('*')) continue // the entry points at src/ and the CLI may import any room
     for (const [, specifier = '', dynamic = ''] of readFileSync(file, 'utf8').matchAll(IMPORT)) {
       const target = specifier || dynamic
-      if (!target.startsWith('.')) continue
-      const into = roomOf(join(file, '..', target))
+      const into = target.startsWith('.') ? roomOf(join(file, '..', target)) : PACKAGE_IMPORTS[target]
+      if (into === undefined) continue
       if (into !== room && !allowed.includes(into)) crossings.push(`${relative(SRC, file)} imports ${target} (${room} -> ${into})`)
     }
   }

@@ -8,6 +8,7 @@ import { createIdReservation, createStateWriter, prepareStateFile, readStateFile
 import { createPactRecording } from '../recording/pact-recording.js'
 import { DEFAULT_BUDGET_LIMITS } from '../service/budget.js'
 import { definedOnly } from '../service/defined-only.js'
+import { isLoopback } from '../service/loopback.js'
 import { isFakeInputError } from '../service/errors.js'
 import type { IdReservation } from '../memory/animals.js'
 import type { Pet } from '../spec/animals-service.js'
@@ -285,8 +286,4 @@ function bannerText(banner: Banner): string {
 /** Under --log-format json stdout is JSON Lines only: the banner and the stop are objects too. */
 function jsonEvent(event: 'listening' | 'stopped', fields: object): string {
   return `${JSON.stringify({ time: new Date().toISOString(), event, ...fields })}\n`
-}
-
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}$/.test(host)
 }

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+import { PACKAGE_ROOT } from '#package-root'
 
 /** Where the contract lives: `contracts/openapi.yaml`, the single source of truth. */
-export const OPENAPI_FILE = fileURLToPath(new URL('../../contracts/openapi.yaml', import.meta.url))
+export const OPENAPI_FILE = join(PACKAGE_ROOT, 'contracts/openapi.yaml')
 
 /** The contract's text as committed. */
 export function readOpenApiText(): string {
@@ -10,7 +11,7 @@ export function readOpenApiText(): string {
 }
 
 /** Where the control API's own document lives: `contracts/control.openapi.yaml`. */
-export const CONTROL_OPENAPI_FILE = fileURLToPath(new URL('../../contracts/control.openapi.yaml', import.meta.url))
+export const CONTROL_OPENAPI_FILE = join(PACKAGE_ROOT, 'contracts/control.openapi.yaml')
 
 /** The control API's own document as text. */
 export function readControlOpenApiText(): string {

@@ -1,11 +1,11 @@
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { PACKAGE_ROOT } from '#package-root'
 
 /** Who the committed pact is between: the frontend that calls the service, and the service. */
 export const PACT_PARTIES = { consumer: 'animals-frontend', provider: 'animals-service' } as const
 
 /** Where the consumer tests' pact files are committed: `contracts/pacts/`. */
-export const PACT_DIR = fileURLToPath(new URL('../../contracts/pacts/', import.meta.url))
+export const PACT_DIR = join(PACKAGE_ROOT, 'contracts/pacts/')
 
 /** The file name Pact gives the pact between the two parties. */
 export const PACT_FILE_NAME = `${PACT_PARTIES.consumer}-${PACT_PARTIES.provider}.json`

@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises'
-import { resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join, resolve } from 'node:path'
+import { PACKAGE_ROOT } from '#package-root'
 import { parseFixture } from '../fake/fixture.js'
 import { SHIPPED_FIXTURES } from '../seed/shipped-fixtures.js'
 import type { Pet } from '../spec/animals-service.js'
 
 /** The folder of the fixtures shipped with the package. */
-export const FIXTURES_DIR = fileURLToPath(new URL('../../fixtures/', import.meta.url))
+export const FIXTURES_DIR = join(PACKAGE_ROOT, 'fixtures/')
 
 /** The fixture `serve` loads when none is named. */
 export const DEFAULT_FIXTURE = 'default'

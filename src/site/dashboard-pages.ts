@@ -1,4 +1,5 @@
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+import { PACKAGE_ROOT } from '#package-root'
 import type { Page } from './site.js'
 import { assetFile, ASSET_TYPES, ASSETS_BASE } from './asset-file.js'
 import { escapeHtml, htmlDocument, htmlResponse } from './html.js'
@@ -30,7 +31,7 @@ export const DASHBOARD_MODULES = [
 ] as const
 
 // The same folder whether this module runs from dist/node or, under vitest, from src/node.
-const DASHBOARD_DIR = fileURLToPath(new URL('../../dist/dashboard/', import.meta.url))
+const DASHBOARD_DIR = join(PACKAGE_ROOT, 'dist/dashboard/')
 
 /**
  * The dashboard over the control API; with the control API removed, a page saying so instead, and

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+import { PACKAGE_ROOT } from '#package-root'
 import type { OpenAPIV3 } from 'openapi-types'
 import { API_BASE, type Page } from './site.js'
 import { assetFile, ASSET_TYPES, ASSETS_BASE, lazily } from './asset-file.js'
@@ -44,7 +45,7 @@ export function createDocsPages(contractText: string): [string, Page][] {
  */
 function findSwaggerUi(): string | undefined {
   try {
-    return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'))
+    return dirname(createRequire(join(PACKAGE_ROOT, 'package.json')).resolve('swagger-ui-dist/package.json'))
   } catch {}
   return undefined // not installed
 }

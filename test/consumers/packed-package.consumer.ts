@@ -261,7 +261,7 @@ it('runs the CI recipes of the README and the docs as written, through npx: an e
   }
 })
 
-it('compiles TypeScript consumers against the published types (node16 and bundler), and publint and attw find nothing', async () => {
+it('compiles TypeScript consumers against the published types (node16 and bundler), and publint and attw find nothing, node10 included', async () => {
   const app = installApp('types', tarball)
   for (const tsc of ['node_modules/typescript/bin/tsc', 'node_modules/typescript7/bin/tsc']) {
     for (const config of ['tsconfig.node16.json', 'tsconfig.bundler.json']) {
@@ -272,15 +272,18 @@ it('compiles TypeScript consumers against the published types (node16 and bundle
   const publint = await run(process.execPath, ['node_modules/publint/src/cli.js', 'node_modules/animals-mock', '--strict'], app)
   expect(publint.code, publint.stdout + publint.stderr).toBe(0)
   expect(publint.stdout).toContain('All good!')
-  // ESM only, as the package says: node10 resolution (no exports map) is no consumer of it, and
-  // CommonJS reaches it through import() (or require(esm), Node 20.19 and later).
+  // ESM only, as the package says: CommonJS reaches it through require(esm) (Node 20.19 and later)
+  // or import(). `animals-mock/msw` gives a require CommonJS declarations over the one ES build on
+  // purpose (attw's "masquerading as CJS"): they name msw's CommonJS classes, which a CommonJS
+  // app's setupServer takes, and describe what require(esm) returns. Every resolution is checked,
+  // node10 included (typesVersions).
   const attw = await run(
     process.execPath,
-    ['node_modules/@arethetypeswrong/cli/dist/index.js', tarball, '--profile', 'node16', '--ignore-rules', 'cjs-resolves-to-esm', '--format', 'table-flipped'],
+    ['node_modules/@arethetypeswrong/cli/dist/index.js', tarball, '--ignore-rules', 'cjs-resolves-to-esm', 'false-cjs', '--format', 'table-flipped'],
     app,
   )
   expect(attw.code, attw.stdout + attw.stderr).toBe(0)
-  // Every entry point green from CommonJS, from ESM and for bundlers: no problem outside node10.
+  // Every entry point green under node10, from CommonJS, from ESM and for bundlers.
   const problems = attw.stdout.split('\n').map((line) => line.replace(/\(ignored\)[^│]*/g, '')).filter((line) => /❌|⚠️|💀|🐛|🥴|❗️/.test(line) && !line.includes('(ignored per resolution)'))
   expect(problems).toEqual([])
   expect(attw.stdout).toContain('"animals-mock/msw"')

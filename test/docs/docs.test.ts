@@ -143,10 +143,10 @@ it('shows each recipe of docs/frontend.md as the file of the consumer app that r
   const blocks = [...doc.matchAll(/^```\w+\n([\s\S]*?)^```$/gm)].map((match) => match[1])
   const apps = join(ROOT, 'test/consumers/apps')
   // A block names its file in the sentence before it: `app/path` or `path` after an app named earlier.
-  const named = [...doc.matchAll(/`((?:playwright|vitest|storybook|client|jest|next|angular)[\w-]*\/[\w./-]+\.(?:ts|tsx|mjs|js))`/g)].map((match) => match[1] ?? '')
+  const named = [...doc.matchAll(/`((?:playwright|vitest|storybook|client|jest|next|angular|nestjs)[\w-]*\/[\w./-]+\.(?:ts|tsx|mjs|js|json))`/g)].map((match) => match[1] ?? '')
   const shown = named.filter((file) => existsSync(join(apps, file)))
   expect(shown.length).toBeGreaterThanOrEqual(9)
-  for (const file of shown.filter((name) => !/\.(test|spec|e2e)\.[jt]sx?$/.test(name))) {
+  for (const file of shown.filter((name) => !/\.(test|spec|e2e|e2e-spec)\.[jt]sx?$/.test(name))) {
     expect(blocks, `${file} is not shown as it is`).toContain(readFileSync(join(apps, file), 'utf8'))
   }
 })

@@ -19,7 +19,7 @@ it('exports the fake, its types and the client from animals-mock', () => {
 })
 
 it('exports the handlers and the fake from animals-mock/msw', () => {
-  expect(exportsOf('animals-mock/msw')).toEqual(['BaseUrlError', 'DEFAULT_PETS', 'ERROR_STATUS', 'PET_STATUSES', 'bypassUnhandledRequests', 'createFake', 'createHandlers', 'failOnUnhandledRequests'])
+  expect(exportsOf('animals-mock/msw')).toEqual(['BaseUrlError', 'DEFAULT_PETS', 'ERROR_STATUS', 'PET_STATUSES', 'bypassUnhandledRequests', 'createFake', 'createHandlers', 'failOnUnhandledRequests', 'failOnUnhandledRequestsExceptLoopback'])
 })
 
 it('exports the standalone server from animals-mock/node', () => {
