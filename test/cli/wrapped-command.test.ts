@@ -194,9 +194,14 @@ function alive(pid: number): boolean {
   }
 }
 
+/**
+ * The pid the grandchild wrote: the file exists, empty, between its creation and the write, so
+ * this waits for the whole number (reading too early gave pid 0 under CI's load).
+ */
 async function pidIn(file: string): Promise<number> {
-  for (let i = 0; i < 2000 && !existsSync(file); i++) await new Promise((resolve) => setTimeout(resolve, 5))
-  return Number(readFileSync(file, 'utf8'))
+  const written = (): string => (existsSync(file) ? readFileSync(file, 'utf8') : '')
+  for (let i = 0; i < 2000 && !/^\d+$/.test(written()); i++) await new Promise((resolve) => setTimeout(resolve, 5))
+  return Number(written())
 }
 
 async function gone(pid: number): Promise<boolean> {
