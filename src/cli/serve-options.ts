@@ -27,6 +27,11 @@ export const STORE_SECRET_ENV = 'ANIMALS_MOCK_STORE_SECRET'
 
 /** The shortest store secret: 128 bits written as hex. */
 const MIN_SECRET_CHARS = 32
+/**
+ * The fewest different characters a store secret holds: a blank one, or one character repeated
+ * (`aaaa...`), has the length and none of the randomness. `openssl rand -hex 32` gives 16.
+ */
+const MIN_SECRET_DISTINCT = 8
 
 /** A store shared by replicas: where it is, how long a request waits for it, and under --isolate the secret of its labels. */
 export type StoreConfig = { readonly url: string; readonly timeoutMs: number; readonly secret?: string }
@@ -147,9 +152,11 @@ function parseStore(url: string | undefined, timeout: string, values: Partial<Re
   if (refused !== undefined) throw new CliError(`--${refused} cannot be used with --store yet: only the animals, their ids, the stores of --isolate and the budget are kept in Redis so far`)
   const timeoutMs = wholeNumber('--store-timeout', timeout, 50, 60_000)
   if (values.isolate !== true) return { url, timeoutMs }
-  if (secret === undefined || secret.length < MIN_SECRET_CHARS) {
+  const trimmed = secret?.trim() ?? ''
+  if (secret === undefined || trimmed.length < MIN_SECRET_CHARS || new Set(trimmed).size < MIN_SECRET_DISTINCT) {
+    const said = secret === undefined ? '' : trimmed.length < MIN_SECRET_CHARS ? ` (the one given has ${trimmed.length} characters besides blanks)` : ` (the one given has ${new Set(trimmed).size} different characters: it is not random)`
     throw new CliError(
-      `--isolate with --store needs ${STORE_SECRET_ENV}, at least ${MIN_SECRET_CHARS} characters and the same on every replica (e.g. export ${STORE_SECRET_ENV}=$(openssl rand -hex 32)): each key's store in Redis is known by a keyed hash of the key, never the key`,
+      `--isolate with --store needs ${STORE_SECRET_ENV}${said}: at least ${MIN_SECRET_CHARS} random characters, ${MIN_SECRET_DISTINCT} or more of them different, and the same on every replica (e.g. export ${STORE_SECRET_ENV}=$(openssl rand -hex 32)): each key's store in Redis is known by a keyed hash of the key, never the key`,
     )
   }
   return { url, timeoutMs, secret }

@@ -38,11 +38,12 @@ export async function onStore(config: ServeConfig, store: StoreConfig): Promise<
   const limits = { ...DEFAULT_BUDGET_LIMITS, maxAnimals: config.maxAnimals }
   const isolate = store.secret === undefined ? undefined : { secret: store.secret, idleMs: config.storeIdleMs }
   try {
-    const redis = await createRedisStore({ call: connection, prefix: DEFAULT_PREFIX, fixture: pets, limits, journalSize: config.journalSize, maxScopes: TENANT_LIMITS.maxTenants + 1, now: Date.now, ...definedOnly({ isolate }) })
+    const onLost = (message: string): void => void process.stderr.write(`animals-mock: ${message}\n`)
+    const redis = await createRedisStore({ call: connection, prefix: DEFAULT_PREFIX, fixture: pets, limits, journalSize: config.journalSize, maxScopes: TENANT_LIMITS.maxTenants + 1, now: Date.now, onLost, ...definedOnly({ isolate }) })
     // --latency is where every replica given it starts; the control API's latency, kept in Redis, replaces it.
     const latency = config.latency === undefined ? undefined : orThrow(parseLatency(config.latency))
-    const core = createFakeCore(redis, { keys: config.keys, isolate: isolate !== undefined, prefer: config.prefer, limits, idleMs: config.storeIdleMs, ...definedOnly({ latency }) }, { now: Date.now, random: Math.random, generate: generateLazily, pause: nextTurn })
-    const loaded = await startStore(redis, connection.where)
+    const core = createFakeCore(redis, { keys: config.keys, isolate: isolate !== undefined, prefer: config.prefer, limits, idleMs: config.storeIdleMs, deadlineMs: store.timeoutMs, ...definedOnly({ latency }) }, { now: Date.now, random: Math.random, generate: generateLazily, pause: nextTurn })
+    const loaded = await startStore(redis, connection)
     const { site, control } = siteOver(core, config, { health: storeHealth(redis, connection.where) })
     // Under isolation the banner tells what each key's store starts from, as in memory.
     const from = isolate !== undefined ? `fixture ${config.fixture}` : loaded ? `fixture ${config.fixture}, loaded into a new store` : 'the store as the replicas left it'
@@ -54,26 +55,41 @@ export async function onStore(config: ServeConfig, store: StoreConfig): Promise<
   }
 }
 
-/** Loads the fixture if no replica did (true then), waiting for Redis while it cannot be reached. */
-async function startStore(store: RedisStore, where: string): Promise<boolean> {
-  for (let said = false; ; said = true) {
+/**
+ * Loads the fixture if no replica did (true then), waiting for Redis while it cannot be reached
+ * (saying why, once, and again when the reason changes). A refusal no wait can mend (a wrong
+ * password, no such database) stops the start, naming it.
+ */
+async function startStore(store: RedisStore, connection: RedisConnection): Promise<boolean> {
+  const { where } = connection
+  for (let said = ''; ; ) {
     try {
       const started = await store.start()
       if (started.ok) return started.value
       throw new CliError(`--store ${where}: the fixture does not fit --max-animals (every store together holds ${started.error.held.animals})`)
     } catch (error) {
       if (!(error instanceof StoreUnavailable)) throw error
-      if (!said) process.stderr.write(`animals-mock: waiting for the store at ${where}: ${error.message}\n`)
+      const problem = connection.problem()
+      if (problem?.lasting === true) throw new CliError(`--store ${where}: ${problem.reason}`)
+      const why = problem?.reason ?? error.message
+      if (why !== said) process.stderr.write(`animals-mock: waiting for the store at ${where}: ${why}\n`)
+      said = why
     }
     await new Promise((resolve) => setTimeout(resolve, START_RETRY_MS))
   }
 }
 
-/** /healthz: 200 naming the store when it answers, 503 `store_unavailable` when it does not. */
+/**
+ * /healthz: 200 naming the store when it answers and takes writes (with `dataLostAt` once this
+ * replica found the store's data gone and had it loaded again), 503 `store_unavailable` with the
+ * reason when it does not: unreachable, loading, refusing writes, or its data gone.
+ */
 function storeHealth(store: RedisStore, where: string): Page {
   return async () => {
     try {
-      return { status: 200, headers: JSON_HEADERS, body: JSON.stringify({ status: 'ok', store: where, ...(await store.health()) }) }
+      const { lostAt, ...health } = await store.health()
+      const lost = lostAt === undefined ? {} : { dataLostAt: new Date(lostAt).toISOString() }
+      return { status: 200, headers: JSON_HEADERS, body: JSON.stringify({ status: 'ok', store: where, ...health, ...lost }) }
     } catch (error) {
       if (error instanceof StoreUnavailable) return toErrorResponse(storeUnavailable(error))
       throw error

@@ -1,4 +1,4 @@
-import type { ControlClient } from './control-client.js'
+import { type ControlClient, ControlError, type StoresList } from './control-client.js'
 import { byTestId, element } from './dom.js'
 
 /** Under `--isolate`, the choice of store by label; hidden otherwise. */
@@ -22,7 +22,7 @@ export function createStorePicker(client: ControlClient, onChange: () => void): 
   })
   return {
     async refresh() {
-      const list = await client.stores()
+      const list = await storesSeen(client)
       isolated = list.isolated
       label.hidden = !isolated
       if (!isolated) return
@@ -43,5 +43,18 @@ export function createStorePicker(client: ControlClient, onChange: () => void): 
     get selected() {
       return selected
     },
+  }
+}
+
+/**
+ * The stores the dashboard's credential may pick from: every store for the operator. A team's key
+ * may not list them (403 `operator_only`): it sees its own store alone, as if there were one.
+ */
+async function storesSeen(client: ControlClient): Promise<StoresList> {
+  try {
+    return await client.stores()
+  } catch (error) {
+    if (error instanceof ControlError && error.status === 403) return { isolated: false, stores: [] }
+    throw error
   }
 }

@@ -62,8 +62,9 @@ export type Control = {
 /**
  * What a control request acts on: every store (`target` undefined, under isolation without a key or
  * label), or one store (its label, also the target). Without isolation the one store is both.
+ * `operator`: whether it comes from the operator, who may reach any store (see `isOperator`).
  */
-type Scope = { readonly target: Target; readonly store: string | undefined }
+type Scope = { readonly target: Target; readonly store: string | undefined; readonly operator: boolean }
 
 /** A control: the request, its scope, what its path's `:id` segment holds, and what the control API acts with. */
 type Route = (request: PlainRequest, scope: Scope, id: string, options: ControlContext) => Maybe<PlainResponse>
@@ -103,7 +104,10 @@ const ROUTES: Readonly<Record<string, Route>> = {
   },
   'GET /journal': async (request, { target }, _id, { core }) => journalPageResponse(await core.controls.journalPage(target, readJournalFilter(request))),
   'DELETE /journal': (_request, { target }, _id, { core }) => andThen(core.controls.clearJournal(target), noContent),
-  'GET /stores': async (_request, _scope, _id, { core, reads }) => json(200, { isolated: core.isolated, stores: await reads.stores() }),
+  'GET /stores': async (_request, { operator }, _id, { core, reads, token }) => {
+    if (!operator) return toErrorResponse(operatorOnly('Listing the stores', token))
+    return json(200, { isolated: core.isolated, stores: await reads.stores() })
+  },
   'GET /forced': (_request, { target }, _id, { core }) => andThen(core.controls.rules(target), (rules) => json(200, { rules })),
   'POST /forced': (request, { target }, _id, { core }) => andThen(core.controls.force(target, readJson(request, 'a forced rule such as {"status": 503, "times": 1}')), (rule) => json(201, rule)),
   'DELETE /forced': (_request, { target }, _id, { core }) => andThen(core.controls.unforce(target), noContent),
@@ -122,14 +126,14 @@ const ROUTES: Readonly<Record<string, Route>> = {
 export function createControl(options: ControlOptions): Control {
   const { core, token } = options
   const snapshotLimit = snapshotBodyLimit(core.limits.maxAnimals, core.limits.maxTextChars)
-  const refuseCredential = credentialCheck(token, core.keys)
+  const refuseCredential = credentialCheck(token, core.keys, core.isolated)
   const context: ControlContext = { ...options, reads: createControlReads(core.store, options.pause ?? nextTurn) }
 
   async function handle(request: PlainRequest): Promise<PlainResponse> {
     const path = request.path === '' ? '/' : request.path
     const found = findRoute(request.method, path)
     if (!('handler' in found)) return found.refusal
-    const scope = await scopeOf(core, request)
+    const scope = await scopeOf(core, request, token)
     if (!scope.ok) return toErrorResponse(scope.error)
     return found.handler(request, scope.value, found.id, context)
   }
@@ -155,34 +159,59 @@ export function createControl(options: ControlOptions): Control {
 
 /**
  * Which store a control request acts on. Without isolation: the one store. Under isolation: the
- * store labelled in `?store=`, else the store of the key in `Authorization`, else every store.
+ * store labelled in `?store=` (the operator's alone), else the store of the key in
+ * `Authorization`, else every store (a request without a key is the operator's: see `isOperator`).
  */
-async function scopeOf(core: FakeCore, request: PlainRequest): Promise<Result<Scope, ApiError>> {
-  if (!core.isolated) return ok({ target: SHARED_STORE, store: SHARED_STORE })
+async function scopeOf(core: FakeCore, request: PlainRequest, token: string | undefined): Promise<Result<Scope, ApiError>> {
+  const operator = isOperator(request, token, core.keys)
+  if (!core.isolated) return ok({ target: SHARED_STORE, store: SHARED_STORE, operator: true })
   const label = new URLSearchParams(request.search).get('store')
-  if (label !== null) return (await core.store.tenants.labels()).includes(label) ? ok({ target: label, store: label }) : fail(unknownLabel(label))
-  if (request.headers.authorization === undefined) return ok({ target: undefined, store: undefined })
+  if (label !== null) {
+    if (!operator) return fail(operatorOnly('Naming a store (?store=)', token))
+    return (await core.store.tenants.labels()).includes(label) ? ok({ target: label, store: label, operator }) : fail(unknownLabel(label))
+  }
+  if (request.headers.authorization === undefined) return ok({ target: undefined, store: undefined, operator })
   const auth = authenticate(request.headers.authorization, core.keys)
   if (!auth.ok) return auth
   const claimed = await core.tenancy.storeFor(auth.value)
-  return claimed.ok ? ok({ target: claimed.value, store: claimed.value }) : claimed
+  return claimed.ok ? ok({ target: claimed.value, store: claimed.value, operator }) : claimed
+}
+
+/**
+ * Whether a control request is the operator's, who may name any store, list them and act on every
+ * store at once: with a control token, the request that carries it; without one, a request that
+ * carries no key to a fake that takes any key (no key is anyone's secret there). A request with a
+ * team's key and no token reaches its own store alone.
+ */
+function isOperator(request: PlainRequest, token: string | undefined, keys: KeyPolicy): boolean {
+  if (token !== undefined) return constantTimeEqual(request.headers[CONTROL_TOKEN_HEADER] ?? '', token)
+  return keys.kind === 'any' && request.headers.authorization === undefined
 }
 
 /**
  * The 401 of a control request without its credential, else `undefined`. With a control token, it
- * is what lets a request in; without one, when the API needs a key, the control API needs one of
- * those keys too.
+ * is what lets a request in, and under isolation a key the API accepts lets its own store's
+ * controls in too; without a token, when the API needs a key, the control API needs one of those
+ * keys too.
  */
-export function credentialCheck(token: string | undefined, keys: KeyPolicy): (request: PlainRequest) => PlainResponse | undefined {
+export function credentialCheck(token: string | undefined, keys: KeyPolicy, isolated: boolean): (request: PlainRequest) => PlainResponse | undefined {
   return (request) => {
     if (token !== undefined) {
       if (constantTimeEqual(request.headers[CONTROL_TOKEN_HEADER] ?? '', token)) return undefined
-      return toErrorResponse(apiError('unauthorized', 'The control API needs the control token in X-Control-Token.'))
+      if (isolated && request.headers.authorization !== undefined && authenticate(request.headers.authorization, keys).ok) return undefined
+      const or = isolated ? ', or an API key for its own store (Authorization: Bearer <key>)' : ''
+      return toErrorResponse(apiError('unauthorized', `The control API needs the control token in X-Control-Token${or}.`))
     }
     if (keys.kind !== 'listed') return undefined
     const auth = authenticate(request.headers.authorization, keys)
     return auth.ok ? undefined : toErrorResponse(apiError('unauthorized', 'The control API needs an API key the fake accepts: Authorization: Bearer <key>.', auth.error.headers))
   }
+}
+
+/** The 403 of what only the operator may do, asked with a team's key. */
+function operatorOnly(what: string, token: string | undefined): ApiError {
+  const how = token === undefined ? 'start the fake with --control-token <t> (or ANIMALS_MOCK_CONTROL_TOKEN) and send X-Control-Token: <t>' : 'send the control token in X-Control-Token'
+  return apiError('operator_only', `${what} is for the operator: ${how}. A key reaches its own store alone.`)
 }
 
 /** A control's handler and what its path's `:id` segment holds; or the 404 or 405 of a request no control takes. */

@@ -22,6 +22,8 @@ export type FakeCoreOptions = {
   /** The latency every answer starts with, and returns to on reset. */
   readonly latency?: Latency
   readonly limits: BudgetLimits
+  /** Over a store that answers later: the longest a request waits for it, every step together (`--store-timeout`). */
+  readonly deadlineMs?: number
 }
 
 /** What the core cannot do for itself: the clock, randomness, Faker, and a pause between slices of long work. */
@@ -58,7 +60,8 @@ export function createFakeCore(store: StorePort, options: FakeCoreOptions, envir
   const { limits } = options
   const { now, random } = environment
   const tenancy = createTenancy({ tenants: store.tenants, isolate: options.isolate, limits, now, ...(options.maxStores === undefined ? {} : { maxStores: options.maxStores }), ...(options.idleMs === undefined ? {} : { idleMs: options.idleMs }) })
-  const pipeline = createPipeline({ store, keys, storeFor: tenancy.storeFor, every, prefer: options.prefer, latency, limits, now, random })
+  const deadline = options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs }
+  const pipeline = createPipeline({ store, keys, storeFor: tenancy.storeFor, every, prefer: options.prefer, latency, limits, now, random, ...deadline })
   const controls = createControls({ store, every, limits, latency, random, generate: environment.generate, pause: environment.pause })
   return { handle: pipeline.handle, observe: pipeline.observe, store, keys, isolated: options.isolate, limits, tenancy, controls }
 }

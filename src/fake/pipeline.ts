@@ -26,6 +26,11 @@ export type PipelineOptions = {
   readonly now: () => number
   /** A number in [0, 1), for a delay within a latency range. */
   readonly random: () => number
+  /**
+   * The longest a request waits for a store that answers later (Redis, `--store-timeout`), every
+   * step together; past it the request answers 503. None in memory, which answers at once.
+   */
+  readonly deadlineMs?: number
 }
 
 /** One request to the API and its reply, with whether a test chose the reply (forced, Prefer). */
@@ -61,12 +66,12 @@ const OUTCOME_OF = { respond: 'forced', drop: 'dropped', delay: 'delayed' } as c
  * rule's delay and the store's latency, kept in its store's journal, and told to the listeners.
  */
 export function createPipeline(options: PipelineOptions): Pipeline {
-  const { store, every, now } = options
+  const { store, every, now, deadlineMs } = options
   const answer = createAnswering(options)
   let listeners: readonly ExchangeListener[] = []
 
   // The last touches, then the journal and the listeners: a journal that cannot keep an entry does not undo the answer.
-  function finish(route: Route | undefined, request: PlainRequest, handled: Handled, receivedAt: number): Maybe<Reply> {
+  function finish(route: Route | undefined, request: PlainRequest, handled: Handled, receivedAt: number, deadline: number): Maybe<Reply> {
     const reply = finishReply(route, request, handled.reply)
     const dropped = isDropped(reply)
     const forced = handled.outcome !== 'answered'
@@ -81,10 +86,15 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       ...(dropped ? {} : { response: reply }),
     })
     for (const listener of listeners) listener({ request, reply, forced })
-    return kept instanceof Promise ? kept.then(
+    if (!(kept instanceof Promise)) return reply
+    // An entry the store could not keep is lost, the answer goes out all the same.
+    const written = kept.then(
       () => reply,
       () => reply,
-    ) : reply
+    )
+    // The answer waits for its entry (a journal read through any replica then finds it) until the
+    // request's deadline; while the store does not answer, it goes out at once without it.
+    return store.answering() ? within(written, deadline - now(), () => reply) : reply
   }
 
   return {
@@ -92,9 +102,11 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       const route = matchRoute(request.path)
       if (request.method === 'OPTIONS') return preflight(route, request.headers)
       const receivedAt = now()
+      const deadline = deadlineMs === undefined ? Infinity : receivedAt + deadlineMs
       const handled = answer(route, request)
-      if (!(handled instanceof Promise)) return finish(route, request, handled, receivedAt)
-      return handled.catch(unavailable).then((done) => finish(route, request, done, receivedAt))
+      if (!(handled instanceof Promise)) return finish(route, request, handled, receivedAt, deadline)
+      const late = () => unavailable(new StoreUnavailable(`The store did not answer within ${deadlineMs} ms (--store-timeout).`))
+      return within(handled.catch(unavailable), deadline - receivedAt, late).then((done) => finish(route, request, done, receivedAt, deadline))
     },
     observe(listener) {
       listeners = [...listeners, listener]
@@ -140,11 +152,16 @@ function createAnswering(options: PipelineOptions): (route: Route | undefined, r
       return step(undefined, () => ({ reply: withDelay(reply, reply.delayMs, latencyMs), label, outcome: OUTCOME_OF[effect.kind] }))
     }
     const planned = planOperation(route, request, listQuery)
-    return step(planned.kind === 'answer' ? undefined : planned, (found) => {
+    const answered = (found: Found): Handled => {
       const response = found.kind === 'none' && planned.kind === 'answer' ? planned.response : responseOf(found, request.basePath, foundHeadersFor, options.limits)
       const held = preferred === undefined ? response : heldTo(preferred.status, response)
       return { reply: withDelay(held, effect?.delayMs, latencyMs), label, outcome: preferred !== undefined ? 'prefer' : effect === undefined ? 'answered' : 'delayed' }
-    })
+    }
+    // An answer of the route alone (a path or method the API has not, bad input) that meets no rule
+    // needs the store only to know the rules and latency are still those of `view`: while the store
+    // does not answer, it is given from the rules this replica knows, at once, not a 503 later.
+    if (planned.kind === 'answer' && rule === undefined && !store.answering()) return answered(NONE)
+    return step(planned.kind === 'answer' ? undefined : planned, answered)
   }
 
   return (route, request) => {
@@ -172,6 +189,18 @@ function responseOf(found: Found, basePath: string, foundHeadersFor: (basePath: 
 function unavailable(error: unknown): Handled {
   if (!(error instanceof StoreUnavailable)) throw error
   return { reply: toErrorResponse(storeUnavailable(error)), label: null, outcome: 'answered' }
+}
+
+const NONE: Found = { kind: 'none' }
+
+/** `promise`'s value, or `late()`'s when it has not settled within `ms` (never late for `Infinity`). */
+function within<T>(promise: Promise<T>, ms: number, late: () => T): Promise<T> {
+  if (ms === Infinity) return promise
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(late()), Math.max(0, ms))
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }
 
 /** The 503 of a request that met rules changing under it `MAX_TRIES` times. */

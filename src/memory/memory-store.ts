@@ -78,6 +78,7 @@ export function createMemoryStore(options: MemoryStoreOptions): MemoryStore {
     rules,
     journal,
     tenants,
+    answering: () => true,
     perform: (label, _view, taken, operation) => {
       if (taken !== undefined) rules.take(taken.scope, taken.id)
       return operation === undefined ? NOTHING : performOn(storeOf(label), operation)

@@ -46,8 +46,13 @@ export function sharedKeys(prefix: string) {
     chars: `${prefix}chars`,
     /** The labels of the stores of keys in use (`--isolate`), scored by each one's last use (ms). */
     stores: `${prefix}stores`,
-    /** Set once the fixture is in the shared store, by the first replica to start. */
+    /**
+     * The epoch of the data: set by the first replica to start, once it has loaded the fixture
+     * (`loading:…` meanwhile), and again whenever a replica finds the data gone and loads it again.
+     */
     started: `${prefix}started`,
+    /** What `/healthz` writes, to know that Redis takes writes. */
+    health: `${prefix}health`,
     ruleIds: `${prefix}rules:last`,
     /** What every change of any scope draws its new version from, so that no version is ever seen twice. */
     ruleClock: `${prefix}rules:clock`,

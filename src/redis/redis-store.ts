@@ -1,20 +1,26 @@
 import type { BudgetLimits } from '../service/budget.js'
+import { definedOnly } from '../service/defined-only.js'
 import { fail, mapped, ok, type Result } from '../service/http.js'
 import type { Pet } from '../spec/animals-service.js'
 import { type Found, type NoRoom, type Operation, STALE, type StorePort, type Taken } from '../store/port.js'
 import { EVERY_STORE, type ScopeView, SHARED_STORE } from '../store/scope.js'
 import { createdOf, creation, LUA_CREATE, prepareLoad, redisAnimals } from './animals.js'
 import type { RedisCall } from './connection.js'
+import { type DataEpoch, dataEpoch } from './epoch.js'
 import { redisJournal } from './journal.js'
 import { memberOf, type SharedKeys, sharedKeys, type StoreKeys, storeKeys } from './keys.js'
 import { LUA_MOVE, type RedisRules, redisRules } from './rules.js'
 import { redisTenants } from './tenants.js'
 
 // One request's step. KEYS: its store's version, every store's version, the rules' clock; the
-// scope of the rule taken: its rules, left and version; the count of rules; then the operation's.
-// ARGV: the two versions the request was matched at, the rule taken ('' none); then the operation's.
-// When a version moved, nothing is done. A rule that runs out moves its scope's version.
+// scope of the rule taken: its rules, left and version; the count of rules; the data's epoch;
+// then the operation's. ARGV: the two versions the request was matched at, the rule taken ('' none),
+// the epoch the replica knows; then the operation's. When the epoch is not that one (the data went,
+// or was loaded again), nothing is done and the epoch is answered; when a version moved, nothing
+// is done. A rule that runs out moves its scope's version.
 const STEP = `${LUA_MOVE}
+local epoch = redis.call('GET', KEYS[8])
+if epoch ~= ARGV[4] then return {'epoch', epoch} end
 if (redis.call('GET', KEYS[1]) or '0') ~= ARGV[1] or (redis.call('GET', KEYS[2]) or '0') ~= ARGV[2] then return {'stale'} end
 local moved = 0
 if ARGV[3] ~= '' then
@@ -35,14 +41,14 @@ const STEPS = {
   none: `${STEP}return {moved}`,
   // KEYS: the set to list, the animals. ARGV: the limit.
   list: `${STEP}
-local members = redis.call('ZRANGE', KEYS[8], 0, tonumber(ARGV[4]) - 1)
+local members = redis.call('ZRANGE', KEYS[9], 0, tonumber(ARGV[5]) - 1)
 if #members == 0 then return {moved, '[]'} end
-return {moved, '[' .. table.concat(redis.call('HMGET', KEYS[9], unpack(members)), ',') .. ']'}`,
+return {moved, '[' .. table.concat(redis.call('HMGET', KEYS[10], unpack(members)), ',') .. ']'}`,
   // KEYS: the animals. ARGV: the member.
-  get: `${STEP}return {moved, redis.call('HGET', KEYS[8], ARGV[4])}`,
+  get: `${STEP}return {moved, redis.call('HGET', KEYS[9], ARGV[5])}`,
   // KEYS and ARGV: create's (LUA_CREATE).
   create: `${STEP}${LUA_CREATE}
-return {moved, unpack(create({unpack(KEYS, 8)}, {unpack(ARGV, 4)}))}`,
+return {moved, unpack(create({unpack(KEYS, 9)}, {unpack(ARGV, 5)}))}`,
 } as const
 
 /** Options of `createRedisStore`. */
@@ -60,7 +66,15 @@ export type RedisStoreOptions = {
   /** The most scopes a replica keeps a copy of: the most stores, and every store's. */
   readonly maxScopes: number
   readonly now: () => number
+  /** Told once each time this replica finds its store's data gone from Redis, with what it does about it. */
+  readonly onLost?: (message: string) => void
 }
+
+// /healthz in one script, which writes, so that a Redis refusing writes (full, read-only) says so.
+// KEYS: the probe, the started key (the epoch), every store's animals, the stores of keys. ARGV: the time.
+const HEALTH = `
+redis.call('SET', KEYS[1], ARGV[1], 'PX', 60000)
+return {redis.call('GET', KEYS[2]) or false, redis.call('GET', KEYS[3]) or '0', redis.call('ZCARD', KEYS[4])}`
 
 /** The store port over Redis, with what a replica does at start and what `/healthz` shows. */
 export type RedisStore = StorePort & {
@@ -70,8 +84,12 @@ export type RedisStore = StorePort & {
    * loaded it. Under isolation it loads nothing (each key's store is made on its first request).
    */
   start(): Promise<Result<boolean, NoRoom>>
-  /** How many animals every store holds together, and under isolation how many stores are in use. */
-  health(): Promise<{ readonly animals: number; readonly stores?: number }>
+  /**
+   * How many animals every store holds together, under isolation how many stores are in use, and
+   * when this replica last found the store's data gone (ms); rejects with `StoreUnavailable` while
+   * Redis cannot serve or write, or the data is gone and not loaded again yet.
+   */
+  health(): Promise<{ readonly animals: number; readonly stores?: number; readonly lostAt?: number }>
 }
 
 /**
@@ -94,27 +112,37 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Redi
     const swapped = await animals.swap(keysOf(label), fixture, tenants === undefined ? { kind: 'plain' } : { kind: 'renew', label, at: now(), maxStores: 0 })
     return typeof swapped === 'object' ? fail(swapped) : ok(undefined)
   }
+
+  const epoch = dataEpoch({
+    call,
+    key: shared.started,
+    loadFixture: async () => (tenants === undefined ? mapped(await renew(SHARED_STORE), () => true) : ok(false)),
+    forget: () => {
+      tenants?.forgetUses()
+      rules.moved(every)
+    },
+    now,
+    ...definedOnly({ onLost: options.onLost }),
+  })
+  const context: StepContext = { call, keysOf, shared, every, limits, rules, epoch }
+
   return {
     animals: { ...animals, renew },
     rules,
     journal,
     tenants: tenants ?? { claim: () => ok(SHARED_STORE), dropIdle: () => undefined, labels: () => [SHARED_STORE] },
-    perform: (label, view, taken, operation) => perform({ call, keysOf, shared, every, limits, rules }, label, view, taken, operation),
-    async start() {
-      if (tenants !== undefined) {
-        await tenants.labels()
-        return ok(false)
-      }
-      if ((await call.command(['EXISTS', shared.started])) === 1) return ok(false)
-      // Replicas starting together may each load the fixture: the same animals, the later swap last.
-      const loaded = await renew(SHARED_STORE)
-      if (!loaded.ok) return loaded
-      await call.command(['SET', shared.started, '1'])
-      return ok(true)
-    },
+    perform: (label, view, taken, operation) => perform(context, label, view, taken, operation),
+    answering: () => call.answering(),
+    start: epoch.load,
     async health() {
-      const held = await animals.held()
-      return tenants === undefined ? { animals: held.animals } : { animals: held.animals, stores: Number(await call.command(['ZCARD', shared.stores])) }
+      const [found, animalsHeld, stores] = (await call.script(HEALTH, [shared.health, shared.started, shared.animals, shared.stores], [String(now())])) as [string | null, string, number]
+      if (found !== epoch.current()) {
+        const outcome = epoch.met(found)
+        if (outcome !== 'adopted') throw outcome
+      }
+      const lostAt = epoch.lostAt()
+      const lost = lostAt === undefined ? {} : { lostAt }
+      return tenants === undefined ? { animals: Number(animalsHeld), ...lost } : { animals: Number(animalsHeld), stores, ...lost }
     },
   }
 }
@@ -126,6 +154,8 @@ type StepContext = {
   readonly every: string
   readonly limits: BudgetLimits
   readonly rules: RedisRules
+  /** The epoch of the data this replica serves, compared by every step. */
+  readonly epoch: DataEpoch
 }
 
 /** One request's step in one script: the versions checked, the rule's use counted, the operation done. */
@@ -135,9 +165,15 @@ async function perform(context: StepContext, label: string, view: ScopeView, tak
   // Without a rule taken, the rule keys are the store's own: the script reads them not.
   const scope = keysOf(taken?.scope ?? label)
   const step = stepOf(operation, own, context)
-  const keys = [own.version, keysOf(every).version, shared.ruleClock, scope.rules, scope.left, scope.version, shared.ruleCount, ...step.keys]
-  const args = [view.own.version, view.every.version, taken === undefined ? '' : String(taken.id), ...step.args]
-  const [moved, ...found] = (await call.script(STEPS[operation?.kind ?? 'none'], keys, args)) as [number | 'stale', ...(string | number | null)[]]
+  const keys = [own.version, keysOf(every).version, shared.ruleClock, scope.rules, scope.left, scope.version, shared.ruleCount, shared.started, ...step.keys]
+  const args = [view.own.version, view.every.version, taken === undefined ? '' : String(taken.id), context.epoch.current(), ...step.args]
+  const [moved, ...found] = (await call.script(STEPS[operation?.kind ?? 'none'], keys, args)) as [number | 'stale' | 'epoch', ...(string | number | null)[]]
+  if (moved === 'epoch') {
+    // Another replica loaded the data again: start again on it (what this one knew is forgotten).
+    const outcome = context.epoch.met(typeof found[0] === 'string' ? found[0] : null)
+    if (outcome !== 'adopted') throw outcome
+    return STALE
+  }
   if (moved === 'stale') {
     rules.moved(label)
     rules.moved(every)

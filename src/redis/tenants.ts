@@ -60,7 +60,7 @@ export type RedisTenantsOptions = {
  * never idle long enough to be dropped, and a request asks Redis nothing more. A new key's store
  * is made in one script, once, however many replicas ask at once.
  */
-export function redisTenants(options: RedisTenantsOptions): TenantsPort {
+export function redisTenants(options: RedisTenantsOptions): TenantsPort & { forgetUses(): void } {
   const { call, keysOf, shared, animals, secret, fixture } = options
   const checkEveryMs = Math.min(options.idleMs / 4, 60_000)
   // When this replica last told Redis of each store's use; and each key's label, an HMAC made once.
@@ -113,5 +113,7 @@ export function redisTenants(options: RedisTenantsOptions): TenantsPort {
       }
     },
     labels: async () => (await call.command(['ZRANGE', shared.stores, '0', '-1'])) as string[],
+    /** Forgets which stores this replica saw in use: the next request of each key asks Redis again (after the data went). */
+    forgetUses: () => told.clear(),
   }
 }

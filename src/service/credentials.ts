@@ -91,11 +91,11 @@ function redactWhole(text: string): string {
 }
 
 /**
- * The credentials of requests that carried the same credential headers and query, each with its
- * percent-encoding, by those values: a server's requests mostly repeat one key, and a log line is
- * written for every one. At most `RECENT_CREDENTIALS` sets are kept, then all are forgotten.
+ * The credentials of requests that carried the same credential headers and query, with their
+ * scrubber once one was needed, by those values: a server's requests mostly repeat one key, and a
+ * log line is written for every one. At most `RECENT_CREDENTIALS` sets are kept, then all are forgotten.
  */
-const recentCredentials = new Map<string, readonly string[]>()
+const recentCredentials = new Map<string, { readonly credentials: readonly string[]; readonly scrub: () => Scrubber }>()
 
 /** How many requests' credential sets `scrubRequestText` remembers. */
 export const RECENT_CREDENTIALS = 256
@@ -116,20 +116,32 @@ function isCredentialName(name: string): boolean {
 /**
  * `text` (a log line's path) scrubbed of the request's credentials. Run on every request, so it
  * costs little when the text holds none: the credentials of a set of credential headers and query
- * seen a moment ago are remembered, and the scrubber is made only when the text holds one.
+ * seen a moment ago are remembered, and the scrubber is made only when the text holds one as
+ * written, or holds an escape (`%`, `+`, `\\`) that might spell one otherwise.
  */
 export function scrubRequestText(text: string, request: { readonly headers: Fields; readonly search: string }): string {
   let key = CREDENTIAL_PARAM.test(request.search) ? `?${request.search}` : ''
   for (const name in request.headers) if (isCredentialName(name)) key += `\n${name}\n${request.headers[name]}`
   if (key === '') return text
-  let forms = recentCredentials.get(key)
-  if (forms === undefined) {
+  let known = recentCredentials.get(key)
+  if (known === undefined) {
     if (recentCredentials.size >= RECENT_CREDENTIALS) recentCredentials.clear()
-    forms = credentialsOf(request).flatMap((credential) => [credential, encodeURIComponent(credential)])
-    recentCredentials.set(key, forms)
+    const credentials = credentialsOf(request)
+    known = { credentials, scrub: lazily(() => createScrubber(credentials)) }
+    recentCredentials.set(key, known)
   }
-  return forms.some((form) => text.includes(form)) ? createScrubber(credentialsOf(request))(text) : text
+  const { credentials, scrub } = known
+  return ESCAPES.test(text) || credentials.some((credential) => text.includes(credential)) ? scrub()(text) : text
 }
+
+/** `make()`'s value, made the first time it is asked for. */
+function lazily<T>(make: () => T): () => T {
+  let made: { readonly value: T } | undefined
+  return () => (made ??= { value: make() }).value
+}
+
+/** The characters that start another spelling of a character in a request's text. */
+const ESCAPES = /[%+\\]/
 
 /**
  * Credentials this long are replaced wherever they appear. A shorter one is replaced only where it
@@ -142,30 +154,53 @@ const ANYWHERE_FROM = 8
 const WORD_CHARS = 'A-Za-z0-9\\-._~'
 
 /**
- * A scrubber that replaces each credential, as written and percent-encoded, with `[redacted]`:
- * anywhere when it has 8 characters or more, as a whole word when shorter. Empty and missing ones
- * are skipped. Apply it to what came from outside (values, paths, records), not to prose of our own.
- * Past `MAX_CREDENTIALS`, it replaces every non-empty text whole.
+ * A scrubber that replaces each credential with `[redacted]` in every spelling a request may
+ * repeat it in, character by character and mixed: as written, percent-encoded in either case
+ * (`%7e`, `%7E`), `+` for a space, and JSON-escaped (`\\u007e`, `\\"`); anywhere when it has 8
+ * characters or more, as a whole word when shorter. Empty and missing ones are skipped. Apply it to
+ * what came from outside (values, paths, records), not to prose of our own. Past
+ * `MAX_CREDENTIALS`, it replaces every non-empty text whole.
  * @example createScrubber(['k-123456'])('Bearer k-123456') // 'Bearer [redacted]'
+ * @example createScrubber(['tilde~key'])('/v1/pets/tilde%7ekey') // '/v1/pets/[redacted]'
  * @example createScrubber(['a'])('{"name":"a","status":"available"}') // '{"name":"[redacted]","status":"available"}'
  */
 export function createScrubber(credentials: readonly (string | undefined)[]): Scrubber {
   if (credentials.length > MAX_CREDENTIALS) return redactWhole
-  const forms = new Set<string>()
-  for (const credential of credentials) {
-    if (credential === undefined || credential === '') continue
-    forms.add(credential)
-    forms.add(encodeURIComponent(credential))
-  }
   // Longest first, so a credential that contains another is replaced whole.
-  const ordered = [...forms].sort((a, b) => b.length - a.length)
-  const anywhere = ordered.filter((form) => form.length >= ANYWHERE_FROM)
-  const short = ordered.filter((form) => form.length < ANYWHERE_FROM).map(escapeRegExp)
-  const tokens = short.length === 0 ? undefined : new RegExp(`(?<![${WORD_CHARS}])(?:${short.join('|')})(?![${WORD_CHARS}])`, 'g')
-  return (text) => {
-    const scrubbed = anywhere.reduce((result, form) => result.split(form).join(REDACTED), text)
-    return tokens === undefined ? scrubbed : scrubbed.replace(tokens, REDACTED)
-  }
+  const given = [...new Set(credentials)].filter((credential): credential is string => credential !== undefined && credential !== '').sort((a, b) => b.length - a.length)
+  if (given.length === 0) return (text) => text
+  const anywhere = given.filter((credential) => credential.length >= ANYWHERE_FROM).map(spellings)
+  const short = given.filter((credential) => credential.length < ANYWHERE_FROM).map(spellings)
+  const whole = short.length === 0 ? [] : [`(?<![${WORD_CHARS}])(?:${short.join('|')})(?![${WORD_CHARS}])`]
+  const pattern = new RegExp([...anywhere, ...whole].join('|'), 'g')
+  return (text) => text.replace(pattern, REDACTED)
+}
+
+/** A pattern of every spelling of `credential`: each character in any of its forms. */
+function spellings(credential: string): string {
+  let pattern = ''
+  for (const char of credential) pattern += `(?:${formsOf(char).join('|')})`
+  return pattern
+}
+
+const utf8 = new TextEncoder()
+
+/** One character's forms: itself, its UTF-8 bytes percent-encoded, `+` for a space, its JSON escapes. */
+function formsOf(char: string): string[] {
+  const forms = [escapeRegExp(char), Array.from(utf8.encode(char), (byte) => `%${hexDigits(byte, 2)}`).join('')]
+  if (char === ' ') forms.push('\\+')
+  // A character past the 16-bit plane is two escapes in JSON, of its surrogates: left as written.
+  if (char.length === 1) forms.push(`\\\\u${hexDigits(char.charCodeAt(0), 4)}`)
+  if (char === '"' || char === '\\' || char === '/') forms.push(`\\\\${escapeRegExp(char)}`)
+  return forms
+}
+
+/** A number's hexadecimal digits, `width` of them, each letter matched in either case. */
+function hexDigits(value: number, width: number): string {
+  return value
+    .toString(16)
+    .padStart(width, '0')
+    .replace(/[a-f]/g, (digit) => `[${digit}${digit.toUpperCase()}]`)
 }
 
 function escapeRegExp(text: string): string {

@@ -16,6 +16,7 @@ export const ERROR_STATUS = {
   host_not_allowed: 403,
   origin_not_allowed: 403,
   json_required: 403,
+  operator_only: 403,
   pet_not_found: 404,
   route_not_found: 404,
   rule_not_found: 404,

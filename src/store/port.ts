@@ -160,4 +160,10 @@ export type StorePort = {
    * scopes hold, counts `taken` as used and performs `operation`; else does nothing and answers `STALE`.
    */
   perform(label: string, view: ScopeView, taken: Taken | undefined, operation: Operation | undefined): Maybe<Found | typeof STALE>
+  /**
+   * Whether the backend answers now (memory: always). While it does not (Redis unreachable, or
+   * frozen past a command's deadline), an answer that needs nothing of the store but its rules is
+   * given from the rules this replica knows, at once.
+   */
+  answering(): boolean
 }

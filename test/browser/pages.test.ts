@@ -410,6 +410,21 @@ describe('the dashboard', () => {
     expect(outside).toEqual([])
     await page.context().close()
   })
+
+  it.skipIf(!hasChromium)('under isolation with team keys, shows a team\'s key its own store alone, with no store to pick', async () => {
+    const teams = await serve({ isolate: true, keys: ['team-key-alpha', 'team-key-beta'] })
+    const origin = teams.server.url
+    await createAnimal(origin, 'team-key-alpha', { name: 'Alpha pet', categoryId: 1 })
+    await createAnimal(origin, 'team-key-beta', { name: 'Beta pet', categoryId: 1 })
+    const { page, outside } = await openDashboard(origin, 'team-key-beta')
+    await page.getByTestId('counts').filter({ hasText: `${fixture.length + 1} animals` }).waitFor()
+    expect(await page.getByTestId('store-picker-label').isHidden()).toBe(true)
+    await page.getByTestId('next-page').click()
+    await page.getByTestId('animal-row').filter({ hasText: 'Beta pet' }).waitFor()
+    expect(await names(page)).not.toContain('Alpha pet')
+    expect(outside).toEqual([])
+    await page.context().close()
+  })
 })
 
 describe('the API reference', () => {

@@ -243,13 +243,21 @@ it('refuses beside --store what it does not keep in Redis yet and --state-file, 
   expect(await refusalOf(['--store', 'redis://127.0.0.1:6379', '--latency', '10', ...LATER])).toBe(LATER_REFUSAL)
 })
 
-it('takes --isolate beside --store only with a store secret of 32 characters or more in ANIMALS_MOCK_STORE_SECRET, never echoing it', async () => {
-  const needs =
-    '--isolate with --store needs ANIMALS_MOCK_STORE_SECRET, at least 32 characters and the same on every replica (e.g. export ANIMALS_MOCK_STORE_SECRET=$(openssl rand -hex 32)): each key\'s store in Redis is known by a keyed hash of the key, never the key'
-  const short = 'x'.repeat(31)
-  expect(await refusalOf(['--store', 'redis://127.0.0.1:6379', '--isolate'])).toBe(needs)
-  expect(await refusalOf(['--store', 'redis://127.0.0.1:6379', '--isolate'], { [STORE_SECRET_ENV]: short })).toBe(needs)
-  expect(await refusalOf(['--store', 'redis://127.0.0.1:6379', '--isolate', ...LATER], { [STORE_SECRET_ENV]: `${short}y` })).toBe(LATER_REFUSAL)
+it('takes --isolate beside --store only with a random store secret (32 characters or more, 8 of them different) in ANIMALS_MOCK_STORE_SECRET, never echoing it', async () => {
+  const needs = (said: string) =>
+    `--isolate with --store needs ANIMALS_MOCK_STORE_SECRET${said}: at least 32 random characters, 8 or more of them different, and the same on every replica (e.g. export ANIMALS_MOCK_STORE_SECRET=$(openssl rand -hex 32)): each key's store in Redis is known by a keyed hash of the key, never the key`
+  const short = 'abcdefgh'.repeat(4).slice(0, 31)
+  const isolate = ['--store', 'redis://127.0.0.1:6379', '--isolate']
+  expect(await refusalOf(isolate)).toBe(needs(''))
+  expect(await refusalOf(isolate, { [STORE_SECRET_ENV]: short })).toBe(needs(' (the one given has 31 characters besides blanks)'))
+  // Blanks are no randomness: 32 spaces, or 31 characters padded with one.
+  expect(await refusalOf(isolate, { [STORE_SECRET_ENV]: ' '.repeat(32) })).toBe(needs(' (the one given has 0 characters besides blanks)'))
+  expect(await refusalOf(isolate, { [STORE_SECRET_ENV]: `${short} ` })).toBe(needs(' (the one given has 31 characters besides blanks)'))
+  // One character repeated, or seven, has the length and not the randomness; eight is enough.
+  expect(await refusalOf(isolate, { [STORE_SECRET_ENV]: 'a'.repeat(64) })).toBe(needs(' (the one given has 1 different characters: it is not random)'))
+  expect(await refusalOf(isolate, { [STORE_SECRET_ENV]: 'abcdefg'.repeat(5) })).toBe(needs(' (the one given has 7 different characters: it is not random)'))
+  expect(await refusalOf([...isolate, ...LATER], { [STORE_SECRET_ENV]: 'abcdefgh'.repeat(4) })).toBe(LATER_REFUSAL)
+  expect(await refusalOf([...isolate, ...LATER], { [STORE_SECRET_ENV]: `${short}y` })).toBe(LATER_REFUSAL)
   // Without --isolate the secret is not needed; with it and no --store it is not read.
   expect(await refusalOf(['--store', 'redis://127.0.0.1:6379', ...LATER])).toBe(LATER_REFUSAL)
   expect(await refusalOf(['--isolate', ...LATER], { [STORE_SECRET_ENV]: 'short' })).toBe(LATER_REFUSAL)

@@ -7,6 +7,14 @@ import { type Found, StoreUnavailable } from '../../src/store/port.js'
 import { hasRedis, type RedisServer, startRedis } from '../support/redis-server.js'
 
 /** One store's animals over the Redis adapter, through one connection: a replica's view of them, by the port's operations. */
+/** A store as a replica starts it: it knows the data's epoch (and the first loads the fixture, here none). */
+async function started(making: Promise<RedisStore>): Promise<RedisStore> {
+  const store = await making
+  const outcome = await store.start()
+  if (!outcome.ok) throw new Error('the fixture did not fit')
+  return store
+}
+
 function animalsOf(store: RedisStore, label: string) {
   const step = async (operation: Parameters<RedisStore['perform']>[3]): Promise<Found> => {
     const found = await store.perform(label, await store.rules.view(label, true), undefined, operation)
@@ -53,7 +61,7 @@ describe.skipIf(!hasRedis)('the animals of a store in Redis', () => {
     await server?.remove()
   })
   let stores = 0
-  const storeOver = (connection: RedisConnection, maxAnimals: number) => createRedisStore({ call: connection, prefix: 'am:', fixture: [], limits: { ...DEFAULT_BUDGET_LIMITS, maxAnimals }, journalSize: 0, maxScopes: 100, now: () => 0 })
+  const storeOver = (connection: RedisConnection, maxAnimals: number) => started(createRedisStore({ call: connection, prefix: 'am:', fixture: [], limits: { ...DEFAULT_BUDGET_LIMITS, maxAnimals }, journalSize: 0, maxScopes: 100, now: () => 0 }))
   const pair = async (maxAnimals = 1_000_000) => {
     const label = `test-${++stores}`
     return [animalsOf(await storeOver(one, maxAnimals), label), animalsOf(await storeOver(two, maxAnimals), label)] as const
@@ -131,7 +139,7 @@ describe.skipIf(!hasRedis)('the animals of a store in Redis', () => {
   it('makes a store for a key once: a later claim keeps what the first made and what was created since; idle drops and resets act on a store in use only', async () => {
     const fixture: Pet[] = [{ id: 3, name: 'Start', categoryId: 1, status: 'sold' }]
     const isolated = (connection: RedisConnection, maxAnimals = 1_000_000) =>
-      createRedisStore({ call: connection, prefix: 'iso:', fixture, limits: { ...DEFAULT_BUDGET_LIMITS, maxAnimals }, journalSize: 0, maxScopes: 100, now: () => 600, isolate: { secret: 'x'.repeat(32), idleMs: 1000 } })
+      started(createRedisStore({ call: connection, prefix: 'iso:', fixture, limits: { ...DEFAULT_BUDGET_LIMITS, maxAnimals }, journalSize: 0, maxScopes: 100, now: () => 600, isolate: { secret: 'x'.repeat(32), idleMs: 1000 } }))
     const [first, second] = [await isolated(one), await isolated(two)]
     const claimed = await first.tenants.claim('key-x', 100, 1000)
     if (!claimed.ok) throw new Error('refused')

@@ -130,12 +130,14 @@ describe.skipIf(!hasRedis)('the control API over a store in Redis', () => {
     const unnamed = await control(0, '/snapshot', { key: null })
     expect(unnamed.status).toBe(400)
     expect(await unnamed.json()).toMatchObject({ code: 'store_not_named' })
-    expect(await (await control(0, '/snapshot?store=shared', { key: 'team-a' })).json()).toMatchObject({ code: 'invalid_parameter', message: "No store is labelled 'shared'; see /__control/stores." })
-    // A store is also named by the label GET /stores shows, before any key sent with it, as in memory.
+    expect(await (await control(0, '/snapshot?store=shared', { key: null })).json()).toMatchObject({ code: 'invalid_parameter', message: "No store is labelled 'shared'; see /__control/stores." })
+    // The operator (here: no key, to a fake that takes any key) names a store by the label GET /stores shows, as in memory.
     const { stores } = (await (await control(1, '/stores', { key: null })).json()) as { stores: { label: string; animals: number }[] }
     const teamA = stores.find((store) => store.animals === pets.length + 3)
     expect(stores.map((store) => store.animals).sort()).toEqual([pets.length, pets.length + 3].sort())
-    expect(JSON.parse(await (await control(0, `/snapshot?store=${teamA?.label}`, { key: 'team-b' })).text())).toHaveLength(pets.length + 3)
+    expect(JSON.parse(await (await control(0, `/snapshot?store=${teamA?.label}`, { key: null })).text())).toHaveLength(pets.length + 3)
+    // A team's key reaches its own store alone: no other store by its label, no list of stores.
+    for (const path of [`/snapshot?store=${teamA?.label}`, '/stores']) expect(await (await control(0, path, { key: 'team-b' })).json()).toMatchObject({ code: 'operator_only' })
     await control(0, '/seed', { method: 'POST', key: 'team-b', body: JSON.stringify({ count: 2 }) })
     expect((await control(1, '/reset', { method: 'POST', key: 'team-b' })).status).toBe(200)
     expect(await list(0, 'team-b')).toHaveLength(pets.length)

@@ -84,3 +84,32 @@ it(`scrubs the same for a credential set seen before, and past ${RECENT_CREDENTI
   expect(scrubRequestText('/v1/pets/abc', { headers: { accept: '*/*' }, search: 'limit=1' })).toBe('/v1/pets/abc')
   expect(scrubRequestText('/v1/pets/query-secret-9', { headers: {}, search: 'token=query-secret-9' })).toBe(`/v1/pets/${REDACTED}`)
 })
+
+it('scrubs a credential in every spelling a request repeats it in: percent-encoded in either case, + for a space, JSON-escaped, and mixed', () => {
+  const key = 'tilde~key~0123 "q"/\\é'
+  const scrub = createScrubber([key])
+  const spelled = [
+    key,
+    'tilde%7ekey%7e0123%20%22q%22%2F%5C%C3%A9',
+    'tilde%7Ekey%7E0123+%22q%22/%5c%c3%a9',
+    'tilde\\u007ekey\\u007E0123 \\"q\\"\\/\\\\\\u00e9',
+    JSON.stringify(key).slice(1, -1),
+    encodeURIComponent(key),
+    new URLSearchParams({ ref: key }).toString().slice('ref='.length),
+    't%69lde~key%7e0123\\u0020"q"/\\\\é',
+  ]
+  for (const text of spelled) expect(scrub(`<${text}>`)).toBe(`<${REDACTED}>`)
+  // Not a spelling of it: a byte changed, or an escape of another character.
+  expect(scrub('tilde%7fkey~0123 "q"/\\é')).toBe('tilde%7fkey~0123 "q"/\\é')
+  // A short one, encoded, is still a whole word only.
+  expect(createScrubber(['a~b'])('a%7Eb xa%7eby')).toBe(`${REDACTED} xa%7eby`)
+  // A character past the 16-bit plane is matched as written and percent-encoded.
+  expect(createScrubber(['key-🦊-tail'])(`/${encodeURIComponent('key-🦊-tail')} key-🦊-tail`)).toBe(`/${REDACTED} ${REDACTED}`)
+})
+
+it('scrubs a log line\'s path of a key it repeats percent-encoded, whatever the case, though the path holds the key in no other form', () => {
+  const request = { headers: { authorization: 'Bearer tilde~key~0123456' }, search: '' }
+  expect(scrubRequestText('/v1/pets/tilde%7ekey%7E0123456', request)).toBe(`/v1/pets/${REDACTED}`)
+  expect(scrubRequestText('/v1/pets/tilde%7Ekey%7e0123456', request)).toBe(`/v1/pets/${REDACTED}`)
+  expect(scrubRequestText('/v1/pets/a%20b', request)).toBe('/v1/pets/a%20b')
+})

@@ -20,8 +20,11 @@ export type RedisServer = {
   /** Freezes it (SIGSTOP): connected, it answers nothing until `resume()`. */
   pause(): void
   resume(): void
-  /** Starts it again on the same port and directory, reading its append-only file back. */
-  restart(): Promise<void>
+  /**
+   * Starts it again on the same port and directory, reading its append-only file back, with
+   * `args` added to those it started with; with `loaded: false`, once it answers, loading or not.
+   */
+  restart(args?: readonly string[], options?: { readonly loaded?: boolean }): Promise<void>
   /** Stops it and removes its directory. */
   remove(): Promise<void>
 }
@@ -35,18 +38,21 @@ function freePort(): Promise<number> {
   })
 }
 
-/** Starts redis-server; `appendfsync` always makes each acknowledged write durable before the answer. */
-export async function startRedis(options: { readonly appendfsync?: 'always' | 'everysec' } = {}): Promise<RedisServer> {
+/**
+ * Starts redis-server; `appendfsync` always makes each acknowledged write durable before the
+ * answer; `args` are added (`--requirepass`, `--maxmemory`...).
+ */
+export async function startRedis(options: { readonly appendfsync?: 'always' | 'everysec'; readonly args?: readonly string[] } = {}): Promise<RedisServer> {
   const port = await freePort()
   const dir = mkdtempSync(join(tmpdir(), 'animals-mock-redis-'))
   let child: ChildProcess | undefined
-  const start = async (): Promise<void> => {
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', options.appendfsync ?? 'always', '--daemonize', 'no', '--logfile', join(dir, 'redis.log')]
+  const start = async (extra: readonly string[] = [], { loaded = true }: { readonly loaded?: boolean } = {}): Promise<void> => {
+    const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', options.appendfsync ?? 'always', '--daemonize', 'no', '--logfile', join(dir, 'redis.log'), ...(options.args ?? []), ...extra]
     const started = spawn(REDIS_SERVER, args, { stdio: 'ignore' })
     child = started
     for (let attempt = 0; ; attempt++) {
       if (started.exitCode !== null) throw new Error(`redis-server exited with ${started.exitCode}`)
-      if (await answers(port)) return
+      if (await answers(port, loaded)) return
       if (attempt > 400) throw new Error('redis-server did not start')
       await new Promise((resolve) => setTimeout(resolve, 25))
     }
@@ -77,8 +83,11 @@ export async function startRedis(options: { readonly appendfsync?: 'always' | 'e
   }
 }
 
-/** Whether a Redis on `port` answers PING (spoken by hand: this file uses no Redis client). */
-function answers(port: number): Promise<boolean> {
+/**
+ * Whether a Redis on `port` answers PING (spoken by hand: this file uses no Redis client): PONG, or
+ * that it needs a password; or, unless `loaded`, that it is loading its data.
+ */
+function answers(port: number, loaded: boolean): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = createConnection(port)
     let reply = ''
@@ -88,7 +97,7 @@ function answers(port: number): Promise<boolean> {
       reply += text
       if (reply.includes('\r\n')) {
         socket.destroy()
-        resolve(reply.startsWith('+PONG'))
+        resolve(reply.startsWith('+PONG') || reply.startsWith('-NOAUTH') || (!loaded && reply.startsWith('-LOADING')))
       }
     })
     socket.on('error', () => resolve(false))

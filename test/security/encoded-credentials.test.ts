@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { connectRedis } from '../../src/redis/connection.js'
+import { type CliProcess, startServing, stopCli } from '../support/cli.js'
+import { hasRedis, type RedisServer, startRedis } from '../support/redis-server.js'
+
+// A key a request repeats in another spelling than it sent it: percent-encoded (either case) in
+// the path and the query, JSON-escaped in a body (a key holds no space; `+` for a space is
+// `test/service/credentials.test.ts`'s). No output holds it in any spelling: the journal, the
+// request log, and (with --store) whatever Redis keeps.
+const KEY = 'tilde~key~0123/456+789'
+const SECRET = 'f'.repeat(16) + '0123456789abcdef'
+
+/** The key in any spelling: each `~`, `/` or `+` as written, percent-encoded, or JSON-escaped (once or twice). */
+const SPELLINGS: Record<string, string> = { '~': '(?:~|%7e|\\\\+u007e)', '/': '(?:/|%2f|\\\\+/|\\\\+u002f)', '+': '(?:\\+|%2b|\\\\+u002b)' }
+const ANY_SPELLING = new RegExp(
+  KEY.split('')
+    .map((char) => SPELLINGS[char] ?? char)
+    .join(''),
+  'i',
+)
+
+/** The requests, each refused (400 or 404): an animal named with the key would be the app's own data, which the fake serves back as given. */
+async function repeatEncoded(base: string): Promise<void> {
+  const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }
+  const lower = encodeURIComponent(KEY).replaceAll('~', '%7e').toLowerCase()
+  const upper = encodeURIComponent(KEY).replaceAll('~', '%7E')
+  await fetch(`${base}/pets/${lower}`, { headers })
+  await fetch(`${base}/pets/${upper}`, { headers })
+  await fetch(`${base}/pets?limit=1&ref=${upper}&q=${KEY.replaceAll('~', '%7e').replace('/', '%2f')}`, { headers })
+  await fetch(`${base}/pets`, { method: 'POST', headers, body: `{"name":"Rex ${KEY.replaceAll('~', '\\u007e').replace('/', '\\/').replace('+', '\\u002B')}"}` })
+}
+
+describe('a key repeated percent-encoded, with + for a space, or JSON-escaped', () => {
+  const running: CliProcess[] = []
+  afterAll(() => {
+    for (const cli of running) cli.child.kill('SIGKILL')
+  })
+
+  it.each(['text', 'json'] as const)('reaches neither the journal nor the request log (%s) of serve', async (format) => {
+    const { cli, base, origin } = await startServing(['serve', '--port', '0', '--api-key', KEY, '--log-format', format], running)
+    await repeatEncoded(base)
+    const journal = await (await fetch(`${origin}/__control/journal`, { headers: { authorization: `Bearer ${KEY}` } })).text()
+    const entries = (JSON.parse(journal) as { entries: { path: string; query: string; body?: string }[] }).entries
+    // The requests are there, each spelling of the key marked in its place.
+    expect(entries.map((entry) => entry.path)).toEqual(['/v1/pets/[redacted]', '/v1/pets/[redacted]', '/v1/pets', '/v1/pets'])
+    expect(entries[2]?.query).toBe('limit=1&ref=[redacted]&q=[redacted]')
+    expect(entries[3]?.body).toBe('{"name":"Rex [redacted]"}')
+    expect(await stopCli(cli)).toBe(0)
+    for (const [where, text] of Object.entries({ journal, stdout: cli.stdout(), stderr: cli.stderr() })) expect(text, where).not.toMatch(ANY_SPELLING)
+    expect(cli.stdout()).toMatch(format === 'json' ? /"path":"\/v1\/pets\/\[redacted\]"/ : /GET \/v1\/pets\/\[redacted\] 400/)
+  })
+
+  describe.skipIf(!hasRedis)('serve --isolate --store', () => {
+    let redis: RedisServer
+    beforeAll(async () => {
+      redis = await startRedis()
+    })
+    afterAll(async () => {
+      await redis?.remove()
+    })
+
+    it('keeps it out of Redis, the journal and the request log', async () => {
+      const { cli, base, origin } = await startServing(['serve', '--isolate', '--store', redis.url, '--port', '0', '--api-key', KEY], running, {}, { ANIMALS_MOCK_STORE_SECRET: SECRET })
+      await repeatEncoded(base)
+      const journal = await (await fetch(`${origin}/__control/journal`, { headers: { authorization: `Bearer ${KEY}` } })).text()
+      expect(JSON.parse(journal)).toMatchObject({ total: 4 })
+      expect(await stopCli(cli)).toBe(0)
+      const connection = await connectRedis({ url: redis.url, timeoutMs: 2000 })
+      const held: string[] = []
+      for (const key of (await connection.command(['KEYS', '*'])) as string[]) {
+        const type = (await connection.command(['TYPE', key])) as string
+        const read = { string: ['GET', key], list: ['LRANGE', key, '0', '-1'], hash: ['HGETALL', key], zset: ['ZRANGE', key, '0', '-1'], set: ['SMEMBERS', key] }[type] ?? ['TYPE', key]
+        held.push(key, JSON.stringify(await connection.command(read)))
+      }
+      await connection.close()
+      expect(held.join('\n')).toContain('[redacted]')
+      for (const [where, text] of Object.entries({ redis: held.join('\n'), journal, stdout: cli.stdout(), stderr: cli.stderr() })) expect(text, where).not.toMatch(ANY_SPELLING)
+    })
+  })
+})
