@@ -42,7 +42,8 @@ async function until(what: string, ready: () => Promise<boolean>): Promise<void>
   }
 }
 
-async function startRedis(dir: string, appendfsync: 'always' | 'everysec'): Promise<{ url: string; child: ChildProcess }> {
+/** A redis-server pinned to the server core, its append-only file in `dir` with `appendfsync`. */
+export async function startRedis(dir: string, appendfsync: 'always' | 'everysec'): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort()
   const child = pinned(['/usr/bin/redis-server', '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', appendfsync])
   const probe = async (): Promise<boolean> => {

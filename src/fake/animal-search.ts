@@ -16,13 +16,20 @@ export type NameMatches = { readonly texts: readonly string[]; readonly matched:
 export const SEARCH_CHUNK = 5_000
 
 /**
+ * The most characters of animals a search reads at once (then fewer than `SEARCH_CHUNK` animals):
+ * over Redis each read is a copy, and a store of 4 KB names would make a chunk 20 MB.
+ */
+export const SEARCH_CHARS = 1024 * 1024
+
+/**
  * The animals whose names contain `name`, ignoring case, among the first `MAX_NAME_SCAN` of a store
  * of `size`: the page from `offset` among the matches. Reads `SEARCH_CHUNK` animals at a time with
- * `read`, and waits for `pause` between, so that no search holds the event loop, or more than a
- * chunk of a store kept elsewhere, at once.
+ * `read`, at most `SEARCH_CHARS` characters of them (a read may answer fewer animals than asked),
+ * and waits for `pause` between, so that no search holds the event loop, or more than a chunk of a
+ * store kept elsewhere, at once.
  */
 export async function findByName(
-  read: (offset: number, count: number) => Maybe<readonly string[]>,
+  read: (offset: number, count: number, maxChars: number) => Maybe<readonly string[]>,
   size: number,
   query: { readonly name: string; readonly offset: number; readonly limit: number },
   pause: () => Promise<void>,
@@ -33,7 +40,7 @@ export async function findByName(
   let scanned = 0
   while (scanned < Math.min(size, MAX_NAME_SCAN)) {
     if (scanned > 0) await pause()
-    const texts = await read(scanned, Math.min(SEARCH_CHUNK, MAX_NAME_SCAN - scanned))
+    const texts = await read(scanned, Math.min(SEARCH_CHUNK, MAX_NAME_SCAN - scanned), SEARCH_CHARS)
     if (texts.length === 0) break
     scanned += texts.length
     for (const text of texts) {

@@ -3,7 +3,14 @@ import { andThen, type Counts, type Maybe, type StorePort } from '../store/port.
 import { findByName } from './animal-search.js'
 import { sizeOf, type Target } from './controls.js'
 import { joinFixture } from './fixture.js'
-import { readJournalPage } from './journal-reader.js'
+import { takingTurns } from './turns.js'
+
+/**
+ * The most searches by name that read a store at once, every request together; the others wait
+ * their turn. Each holds at most `SEARCH_CHARS` of animals read and its page, so all of them
+ * together hold a bounded share of memory however many are asked at once.
+ */
+export const SEARCHES_AT_ONCE = 4
 
 /**
  * A page of a store: from `offset`, or from the first animal whose id is `from` or above; of one
@@ -21,6 +28,7 @@ export type AnimalsPage = { readonly summary: Record<string, number | boolean>; 
  */
 export function createControlReads(store: StorePort, pause: () => Promise<void>) {
   const size = (label: string): Maybe<number> => andThen(store.animals.counts(label), sizeOf)
+  const searchInTurn = takingTurns(SEARCHES_AT_ONCE)
   return {
     size,
     /** Every animal, ascending id, as a fixture's text. */
@@ -29,7 +37,9 @@ export function createControlReads(store: StorePort, pause: () => Promise<void>)
       const counts = await store.animals.counts(label)
       const total = query.status === undefined ? sizeOf(counts) : counts[query.status]
       if (query.name !== undefined) {
-        const found = await findByName((offset, count) => store.animals.slice(label, query.status, offset, count), total, { name: query.name, offset: query.offset, limit: query.limit }, pause)
+        const { name } = query
+        const read = (offset: number, count: number, maxChars: number) => store.animals.slice(label, query.status, offset, count, maxChars)
+        const found = await searchInTurn(() => findByName(read, total, { name, offset: query.offset, limit: query.limit }, pause))
         return { summary: { total: found.matched, offset: query.offset, scanned: found.scanned, complete: found.scanned === total }, texts: found.texts, counts }
       }
       const offset = query.from === undefined ? query.offset : await store.animals.offsetOf(label, query.status, query.from)
@@ -42,8 +52,8 @@ export function createControlReads(store: StorePort, pause: () => Promise<void>)
     },
     /** What a target holds: its animals (`null` for every store), its journal's entries and its forced rules. */
     async summary(target: Target): Promise<{ animals: number | null; journal: number; forcedRules: number }> {
-      const [animals, journal, rules] = await Promise.all([target === undefined ? null : size(target), readJournalPage(store.journal.chunks(target), { limit: 1 }, pause), store.rules.list(target)])
-      return { animals, journal: journal.total, forcedRules: rules.length }
+      const [animals, journal, rules] = await Promise.all([target === undefined ? null : size(target), store.journal.size(target), store.rules.list(target)])
+      return { animals, journal, forcedRules: rules.length }
     },
   }
 }

@@ -68,7 +68,7 @@ export function createControls(options: ControlsOptions) {
     unforce: (target: Target, id?: number): Maybe<boolean> => store.rules.remove(target, id),
     latency: (target: Target): Maybe<LatencySpec> => andThen(store.rules.view(scopeOf(target), true), (view) => toLatencySpec(view.own.latency ?? view.every.latency ?? options.latency)),
     setLatency: (target: Target, spec: unknown): Maybe<void> => store.rules.setLatency(scopeOf(target), orThrow(parseLatency(spec)), target === undefined),
-    journalPage: (target: Target, filter: JournalFilter): Promise<JournalPage> => readJournalPage(store.journal.chunks(target), filter, options.pause),
+    journalPage: (target: Target, filter: JournalFilter): Promise<JournalPage> => readJournalPage(store.journal, target, filter, options.pause),
     clearJournal: (target: Target): Maybe<void> => store.journal.clear(target),
     seed: (label: string, count: number, seedOptions: SeedOptions = {}): Promise<SeedResult> => seedInto(options, label, count, seedOptions),
     /** Replaces the animals with `pets` after checking every one. */

@@ -1,4 +1,6 @@
 import type { JournalEntry, KeptEntry } from '../store/journal-entry.js'
+import type { JournalPort } from '../store/port.js'
+import { takingTurns } from './turns.js'
 
 /** Which entries to read. */
 export type JournalFilter = {
@@ -33,6 +35,15 @@ export const JOURNAL_PAGE_CHARS = 1024 * 1024
 
 /** Entries turned into JSON between pauses: an entry of a request with a 15 KB key takes up to half a millisecond. */
 export const PAGE_CHUNK = 20
+
+/**
+ * The most journal pages read at once in this process, every request together; the others wait
+ * their turn. A read holds at most twice its `limit` of entries (each at most the request's 16 KiB
+ * of headers and two 4 KiB bodies) and one chunk of the store's, so all of them together hold a
+ * bounded share of memory however many are asked at once.
+ */
+export const JOURNAL_READS_AT_ONCE = 4
+const journalTurns = takingTurns(JOURNAL_READS_AT_ONCE)
 
 /** Whether an entry is one `filter` asks for (its `limit` aside). */
 export function matches(entry: Pick<KeptEntry, 'method' | 'status' | 'tenant' | 'seq' | 'path' | 'basePath'>, filter: JournalFilter): boolean {
@@ -83,11 +94,23 @@ export function readJournal(chunks: Iterable<readonly KeptEntry[]>, filter: Jour
 }
 
 /**
- * A page of a journal as JSON texts: the entries `filter` picks, read a chunk at a time, cut short
+ * A page of a journal as JSON texts, for the control API, one of `JOURNAL_READS_AT_ONCE` at a time:
+ * the entries `filter` picks, read a chunk at a time, cut short
  * once they pass `JOURNAL_PAGE_CHARS` (the first always kept), waiting for `pause` after every
  * `PAGE_CHUNK` entries turned into text, so that no read holds the event loop for long.
  */
-export async function readJournalPage(chunks: Iterable<readonly KeptEntry[]> | AsyncIterable<readonly KeptEntry[]>, filter: JournalFilter, pause: () => Promise<void>): Promise<JournalPage> {
+export function readJournalPage(journal: Pick<JournalPort, 'chunks' | 'size'>, scope: string | undefined, filter: JournalFilter, pause: () => Promise<void>): Promise<JournalPage> {
+  return journalTurns(async () => {
+    // The most recent `limit` and nothing else asked (a dashboard's poll): they are among each
+    // scope's newest `limit`, and how many match is how many are kept, so the rest is not read.
+    const newestOnly = filter.limit !== undefined && Object.entries(filter).every(([name, value]) => name === 'limit' || value === undefined)
+    if (!newestOnly) return readPage(journal.chunks(scope), filter, pause)
+    const [page, total] = await Promise.all([readPage(journal.chunks(scope, filter.limit), filter, pause), journal.size(scope)])
+    return { ...page, total }
+  })
+}
+
+async function readPage(chunks: Iterable<readonly KeptEntry[]> | AsyncIterable<readonly KeptEntry[]>, filter: JournalFilter, pause: () => Promise<void>): Promise<JournalPage> {
   const selection = select(filter)
   for await (const chunk of chunks) selection.add(chunk)
   const chosen = selection.chosen()

@@ -40,8 +40,10 @@ function shownText(this: Stored): string {
 }
 
 /** The journal port in memory, and what a store's drop asks of it. */
-export type MemoryJournal = Omit<JournalPort, 'chunks'> & {
+export type MemoryJournal = Omit<JournalPort, 'chunks' | 'size'> & {
+  /** Every entry: in memory, reading the newest alone would save nothing. */
   chunks(scope: string | undefined): Iterable<readonly KeptEntry[]>
+  size(scope: string | undefined): number
   /** Forgets a scope whose store was dropped, and its room. */
   drop(scope: string): void
   /** What every scope's journal keeps together. */
@@ -95,6 +97,7 @@ export function createMemoryJournal(size = JOURNAL_SIZE, maxBytes = JOURNAL_BYTE
       }
     },
     chunks: (scope) => named(scope).map((journal) => journal.ring.items()),
+    size: (scope) => named(scope).reduce((sum, journal) => sum + journal.ring.length, 0),
     clear(scope) {
       for (const journal of named(scope)) clear(journal)
     },
@@ -153,6 +156,8 @@ function storeEntries(pool: JournalTotals): (record: JournalRecord) => Stored {
 
 /** The last `capacity` items, oldest first. */
 type Ring<T> = {
+  /** How many items it holds. */
+  readonly length: number
   /** Adds `item` as the newest; gives back the oldest when it made room for it. */
   push(item: T): T | undefined
   /** Takes the oldest out. */
@@ -168,6 +173,9 @@ function createRing<T>(capacity: number): Ring<T> {
   let head = 0
   let count = 0
   const ring: Ring<T> = {
+    get length() {
+      return count
+    },
     push(item) {
       if (capacity === 0) return item
       const dropped = count === capacity ? ring.shift() : undefined

@@ -27,6 +27,12 @@ const LOADING_TTL_SECONDS = 3600
 /** Animals written or read per command while a store is replaced or read whole: about 100 KB of text. */
 export const WRITE_CHUNK = 1000
 
+/**
+ * The most characters one command reads of a bounded read (a search's): each is a short turn of
+ * Redis and of this replica, so a request waiting behind it on the connection waits little.
+ */
+export const READ_CHARS = 256 * 1024
+
 /** The largest int64, the last id there is: a store that handed it out hands out no more. */
 export const INT64_MAX = '9223372036854775807'
 
@@ -80,11 +86,20 @@ local function create(k, a)
   return {'created', ids[1], ids[n], json}
 end`
 
-// KEYS: the set to read, the animals. ARGV: the first place, the last.
+// KEYS: the set to read, the animals. ARGV: the first place, the last, and the most characters to
+// read (0: any): past them, it stops after the text that reached them.
 const SLICE = `
 local members = redis.call('ZRANGE', KEYS[1], ARGV[1], ARGV[2])
 if #members == 0 then return {} end
-return redis.call('HMGET', KEYS[2], unpack(members))`
+local most = tonumber(ARGV[3])
+if most == 0 then return redis.call('HMGET', KEYS[2], unpack(members)) end
+local texts, chars = {}, 0
+for i, member in ipairs(members) do
+  texts[i] = redis.call('HGET', KEYS[2], member)
+  chars = chars + #texts[i]
+  if chars >= most then break end
+end
+return texts`
 
 // KEYS: the animals, then each status set. ARGV: none.
 const COUNTS = `
@@ -208,13 +223,19 @@ export function redisAnimals(options: RedisAnimalsOptions): RedisAnimals {
   return {
     counts: (label) => countsIn(call, keysOf(label)),
     offsetOf: async (label, status, id) => Number(await call.command(['ZLEXCOUNT', setOf(keysOf(label), status), '-', `(${memberOf(id)}`])),
-    async slice(label, status, offset, count) {
+    async slice(label, status, offset, count, maxChars) {
       const keys = keysOf(label)
       const texts: string[] = []
-      for (let start = offset; start < offset + count; start += WRITE_CHUNK) {
-        const chunk = (await call.script(SLICE, [setOf(keys, status), keys.animal], [String(start), String(Math.min(start + WRITE_CHUNK, offset + count) - 1)])) as string[]
+      let chars = 0
+      for (let start = offset; start < offset + count; ) {
+        const asked = Math.min(WRITE_CHUNK, offset + count - start)
+        // A bounded read goes in commands of at most READ_CHARS; a short answer is its end only when unbounded.
+        const most = maxChars === undefined ? 0 : Math.min(READ_CHARS, maxChars - chars)
+        const chunk = (await call.script(SLICE, [setOf(keys, status), keys.animal], [String(start), String(start + asked - 1), String(most)])) as string[]
         texts.push(...chunk)
-        if (chunk.length < WRITE_CHUNK) break
+        for (const text of chunk) chars += text.length
+        start += chunk.length
+        if (chunk.length === 0 || (most === 0 && chunk.length < asked) || (maxChars !== undefined && chars >= maxChars)) break
       }
       return texts
     },

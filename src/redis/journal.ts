@@ -3,13 +3,33 @@ import type { JournalPort } from '../store/port.js'
 import type { RedisCall } from './connection.js'
 import type { SharedKeys } from './keys.js'
 
-/** Entries read from Redis per command while a journal is read: at most a few megabytes. */
+/** Entries read from Redis per command while a journal is read. */
 const READ_CHUNK = 100
 
+/**
+ * The most bytes of entries one command reads (then fewer than `READ_CHUNK`): each is a short turn
+ * of Redis and of this replica, so a request waiting behind it on the connection (a probe of
+ * /healthz, an API request) waits little.
+ */
+export const READ_BYTES = 256 * 1024
+
+// KEYS: a scope's list. ARGV: the first place, the most entries, the most bytes: past them, it stops
+// after the entry that reached them.
+const READ = `
+local items = redis.call('LRANGE', KEYS[1], ARGV[1], tonumber(ARGV[1]) + tonumber(ARGV[2]) - 1)
+local out, bytes = {}, 0
+for i, item in ipairs(items) do
+  out[i] = item
+  bytes = bytes + #item
+  if bytes >= tonumber(ARGV[3]) then break end
+end
+return out`
+
 // KEYS: seq, bytes, weights. ARGV: how many entries a scope keeps, the most bytes of every scope,
-// where each scope's list is; then for each entry its scope, its base path and its JSON after its seq.
+// where each scope's list is; then for each entry its scope, its base path, what a filter reads of
+// it after its seq (a JSON array's rest), and its JSON after its seq.
 const RECORD = `
-local n = (#ARGV - 3) / 3
+local n = (#ARGV - 3) / 4
 local first = redis.call('INCRBY', KEYS[1], n) - n
 local function forget(scope)
   local old = redis.call('LPOP', ARGV[3] .. '{' .. scope .. '}')
@@ -21,8 +41,9 @@ local function forget(scope)
   redis.call('ZINCRBY', KEYS[3], -#old, scope)
 end
 for i = 1, n do
-  local scope = ARGV[3 * i + 1]
-  local item = ARGV[3 * i + 2] .. '\\n{"seq":' .. tostring(first + i) .. ARGV[3 * i + 3]
+  local scope = ARGV[4 * i]
+  local seq = tostring(first + i)
+  local item = ARGV[4 * i + 1] .. '\\n[' .. seq .. ',' .. ARGV[4 * i + 2] .. '\\n{"seq":' .. seq .. ARGV[4 * i + 3]
   local length = redis.call('RPUSH', ARGV[3] .. '{' .. scope .. '}', item)
   for _ = 1, length - tonumber(ARGV[1]) do forget(scope) end
   redis.call('INCRBY', KEYS[2], #item)
@@ -52,8 +73,10 @@ return #scopes`
  * its last `size` requests, in the order of one sequence every replica draws from:
  *
  * - `<prefix>journal:{<scope>}`, a list of entries, oldest first, each the request's base path, a
- *   newline, and the entry's JSON as `GET /__control/journal` shows it: scrubbed of every
- *   credential before it leaves the process (Redis never holds a key);
+ *   newline, what a filter reads (`[seq,method,status,tenant,path below the base]`), a newline, and
+ *   the entry's JSON as `GET /__control/journal` shows it: scrubbed of every credential before it
+ *   leaves the process (Redis never holds a key). A reader parses the short line alone, and an
+ *   entry's JSON only when it is shown;
  * - `<prefix>journal:seq`, the last `seq` handed out;
  * - `<prefix>journal:bytes`, what every list holds together, and `<prefix>journal:weights`, what
  *   each scope holds: past `JOURNAL_BYTES_IN_ALL`, the scope that holds the most forgets its
@@ -74,24 +97,33 @@ export function redisJournal(call: RedisCall, keys: SharedKeys, size: number): J
     })
     return { args, done }
   }
-  async function* read(scope: string): AsyncGenerator<readonly KeptEntry[]> {
-    for (let start = 0; ; start += READ_CHUNK) {
-      const items = (await call.command(['LRANGE', keys.journal(scope), String(start), String(start + READ_CHUNK - 1)])) as string[]
+  const scopesOf = async (scope: string | undefined): Promise<readonly string[]> => (scope === undefined ? ((await call.command(['ZRANGE', keys.journalWeights, '0', '-1'])) as string[]) : [scope])
+  async function* read(scope: string, newest: number | undefined): AsyncGenerator<readonly KeptEntry[]> {
+    const skipped = newest === undefined ? 0 : Math.max(0, Number(await call.command(['LLEN', keys.journal(scope)])) - newest)
+    for (let start = skipped; ; ) {
+      const items = (await call.script(READ, [keys.journal(scope)], [String(start), String(READ_CHUNK), String(READ_BYTES)])) as string[]
+      if (items.length === 0) return
       yield items.map(keptOf)
-      if (items.length < READ_CHUNK) return
+      start += items.length
     }
   }
   return {
     async record(scope, record) {
       if (size === 0) return
-      const text = JSON.stringify(toEntry(partsOf(record, 0))).slice('{"seq":0'.length)
+      const entry = toEntry(partsOf(record, 0))
+      const { basePath } = record.request
+      const filtered = JSON.stringify([entry.method, entry.status, entry.tenant, entry.path.slice(basePath.length)]).slice(1)
       batch ??= send()
-      batch.args.push(scope, record.request.basePath, text)
+      batch.args.push(scope, basePath, filtered, JSON.stringify(entry).slice('{"seq":0'.length))
       await batch.done
     },
-    async *chunks(scope) {
-      const scopes = scope === undefined ? ((await call.command(['ZRANGE', keys.journalWeights, '0', '-1'])) as string[]) : [scope]
-      for (const each of scopes) yield* read(each)
+    async *chunks(scope, newest) {
+      for (const each of await scopesOf(scope)) yield* read(each, newest)
+    },
+    async size(scope) {
+      let size = 0
+      for (const each of await scopesOf(scope)) size += Number(await call.command(['LLEN', keys.journal(each)]))
+      return size
     },
     async clear(scope) {
       await call.script(CLEAR, [keys.journalBytes, keys.journalWeights], [lists, scope ?? ''])
@@ -99,11 +131,21 @@ export function redisJournal(call: RedisCall, keys: SharedKeys, size: number): J
   }
 }
 
-/** An item of a journal list: the base path, a newline, the entry's JSON (whose path has the base in front). */
+/**
+ * An item of a journal list: the base path, a newline, what a filter reads, a newline, the entry's
+ * JSON (whose path has the base in front), parsed only when it is shown. (An item kept before the
+ * filter's line, base path and JSON alone, is parsed whole.)
+ */
 function keptOf(item: string): KeptEntry {
-  const newline = item.indexOf('\n')
-  const basePath = item.slice(0, newline)
-  const text = item.slice(newline + 1)
-  const entry = JSON.parse(text) as JournalEntry
-  return { seq: entry.seq, method: entry.method, status: entry.status, tenant: entry.tenant, basePath, path: entry.path.slice(basePath.length), text: () => text, entry: () => entry }
+  const first = item.indexOf('\n')
+  const basePath = item.slice(0, first)
+  if (item[first + 1] === '{') {
+    const text = item.slice(first + 1)
+    const entry = JSON.parse(text) as JournalEntry
+    return { seq: entry.seq, method: entry.method, status: entry.status, tenant: entry.tenant, basePath, path: entry.path.slice(basePath.length), text: () => text, entry: () => entry }
+  }
+  const second = item.indexOf('\n', first + 1)
+  const [seq, method, status, tenant, path] = JSON.parse(item.slice(first + 1, second)) as [number, string, number | null, string | null, string]
+  const text = item.slice(second + 1)
+  return { seq, method, status, tenant, basePath, path, text: () => text, entry: () => JSON.parse(text) as JournalEntry }
 }

@@ -92,8 +92,12 @@ export type AnimalsPort = {
   counts(label: string): Maybe<Counts>
   /** Where the first animal (of one status) whose id is `id` or above stands in id order. */
   offsetOf(label: string, status: PetStatus | undefined, id: Int64): Maybe<number>
-  /** `count` animals' JSON texts (of one status) in ascending id order, from the `offset`-th. */
-  slice(label: string, status: PetStatus | undefined, offset: number, count: number): Maybe<readonly string[]>
+  /**
+   * `count` animals' JSON texts (of one status) in ascending id order, from the `offset`-th. Given
+   * `maxChars`, it may stop early, after the text that brings those read to that many characters
+   * (never before the first): a backend that copies texts (Redis) reads a long scan in bounded steps.
+   */
+  slice(label: string, status: PetStatus | undefined, offset: number, count: number, maxChars?: number): Maybe<readonly string[]>
   /**
    * Makes the ids of the next `count` animals durable before any is handed out, so that a seed on a
    * full disk (a state file) is refused whole; a backend whose ids are durable as they are handed
@@ -133,8 +137,14 @@ export type RulesPort = {
 export type JournalPort = {
   /** Keeps one request in its scope's journal. */
   record(scope: string, record: JournalRecord): Maybe<void>
-  /** The entries kept in a scope, or every scope (`undefined`), a chunk at a time, each chunk in order. */
-  chunks(scope: string | undefined): Iterable<readonly KeptEntry[]> | AsyncIterable<readonly KeptEntry[]>
+  /**
+   * The entries kept in a scope, or every scope (`undefined`), a chunk at a time, each chunk in
+   * order. Given `newest`, only the entries among each scope's `newest` newest are needed (a
+   * backend that copies them, Redis, reads those alone; memory may give all).
+   */
+  chunks(scope: string | undefined, newest?: number): Iterable<readonly KeptEntry[]> | AsyncIterable<readonly KeptEntry[]>
+  /** How many entries a scope, or every scope, keeps. */
+  size(scope: string | undefined): Maybe<number>
   /** Forgets a scope's entries, or every scope's. */
   clear(scope: string | undefined): Maybe<void>
 }

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { findByName as find, MAX_NAME_SCAN, SEARCH_CHUNK } from '../../src/fake/animal-search.js'
+import { findByName as find, MAX_NAME_SCAN, SEARCH_CHARS, SEARCH_CHUNK } from '../../src/fake/animal-search.js'
 import { offsetOfId } from '../../src/memory/animal-index.js'
 import { toPetJson } from '../../src/service/pets.js'
 
@@ -41,6 +41,28 @@ it(`pauses after every ${SEARCH_CHUNK} animals read, so other requests get the e
   expect(readAt).toEqual([SEARCH_CHUNK, 2 * SEARCH_CHUNK, 3 * SEARCH_CHUNK])
   // No more than a chunk is asked of the store at once.
   expect(asked).toEqual([[0, SEARCH_CHUNK], [SEARCH_CHUNK, SEARCH_CHUNK], [2 * SEARCH_CHUNK, SEARCH_CHUNK], [3 * SEARCH_CHUNK, SEARCH_CHUNK]])
+})
+
+it(`asks for at most ${SEARCH_CHARS} characters at a time, and reads on from wherever a shorter read stopped`, async () => {
+  // Names of 4,000 characters: a chunk of them would be 20 MB; a store over Redis answers fewer.
+  const store = Array.from({ length: 2 * SEARCH_CHUNK }, (_, i) => text(i + 1, `${i === 2 * SEARCH_CHUNK - 1 ? 'Last' : 'x'}${'y'.repeat(4000)}`))
+  const asked: [number, number, number][] = []
+  const bounded = (from: number, count: number, maxChars: number) => {
+    asked.push([from, count, maxChars])
+    const texts: string[] = []
+    let chars = 0
+    for (const each of store.slice(from, from + count)) {
+      texts.push(each)
+      chars += each.length
+      if (chars >= maxChars) break
+    }
+    return texts
+  }
+  const found = await find(bounded, store.length, { name: 'last', offset: 0, limit: 5 }, noPause)
+  expect(found).toEqual({ texts: [store.at(-1)], matched: 1, scanned: store.length })
+  const perRead = Math.ceil(SEARCH_CHARS / (store[0] as string).length)
+  expect(asked.slice(0, 3)).toEqual([[0, SEARCH_CHUNK, SEARCH_CHARS], [perRead, SEARCH_CHUNK, SEARCH_CHARS], [2 * perRead, SEARCH_CHUNK, SEARCH_CHARS]])
+  expect(asked).toHaveLength(Math.ceil(store.length / perRead))
 })
 
 it('counts every match read while giving only the page asked for', async () => {

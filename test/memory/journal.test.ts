@@ -296,7 +296,8 @@ it(`cuts a page once its texts pass ${JOURNAL_PAGE_CHARS} characters (a page of 
     lengths.map((length, i) => ({ seq: i + 1, tenant: null, method: 'GET', status: 200, basePath: '/v1', path: '/pets', text: () => 'x'.repeat(length), entry: () => ({}) as JournalEntry }))
   const cut = async (lengths: readonly number[], filter = {}) => {
     let pauses = 0
-    const page = await readJournalPage([items(lengths)], filter, async () => void (pauses += 1))
+    const kept = items(lengths)
+    const page = await readJournalPage({ chunks: () => [kept], size: () => kept.length }, undefined, filter, async () => void (pauses += 1))
     return { count: page.texts.length, next: page.next, more: page.more, total: page.total, pauses }
   }
   const half = JOURNAL_PAGE_CHARS / 2

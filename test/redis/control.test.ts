@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { createFake } from '../../src/create-fake.js'
-import { MAX_NAME_SCAN } from '../../src/fake/animal-search.js'
+import { MAX_NAME_SCAN, SEARCH_CHARS } from '../../src/fake/animal-search.js'
 import { createControl } from '../../src/fake/control.js'
+import { READ_CHARS } from '../../src/redis/animals.js'
 import type { RedisConnection } from '../../src/redis/connection.js'
 import { createSite } from '../../src/site/site.js'
 import { redisReplica } from '../support/fake-over.js'
@@ -236,7 +237,31 @@ describe.skipIf(!hasRedis)('the control API over a store in Redis', () => {
     expect(ranges.every(([, from = '', to = ''], i) => Number(from) === i * 1000 && Number(to) === i * 1000 + 999)).toBe(true)
     ranges.length = 0
     const sold = (await (await control(0, '/animals?name=a&status=sold&limit=1')).json()) as { scanned: number }
-    expect(ranges[0]).toEqual([expect.stringMatching(/:status:sold$/), '0', '999'])
+    expect(ranges[0]).toEqual([expect.stringMatching(/:status:sold$/), '0', '999', String(READ_CHARS)])
     expect(sold.scanned).toBeGreaterThan(1000)
+  })
+
+  it(`copies at most ${READ_CHARS} characters of animals from Redis per command, and ${SEARCH_CHARS} per read, for a search by name, however long their names`, async () => {
+    const read: number[] = []
+    const wrap = (connection: RedisConnection): RedisConnection => ({
+      ...connection,
+      async script(source, keys, args) {
+        const reply = await connection.script(source, keys, args)
+        if (source.includes("'ZRANGE', KEYS[1], ARGV[1], ARGV[2]")) read.push((reply as string[]).reduce((chars, text) => chars + text.length, 0))
+        return reply
+      },
+    })
+    const { control } = await replicas({ wrap })
+    // 3,000 animals of 4,000-character names: 12 MB, which 1,000 at a time would copy 4 MB a read.
+    const long = Array.from({ length: 3000 }, (_, i) => ({ id: i + 1, name: `${i === 2999 ? 'Last ' : ''}${'n'.repeat(4000)}`, categoryId: 1 }))
+    expect((await control(0, '/snapshot', { method: 'PUT', body: JSON.stringify(long) })).status).toBe(200)
+    read.length = 0
+    const found = (await (await control(1, '/animals?name=last&limit=1')).json()) as { total: number; scanned: number; animals: Pet[] }
+    expect(found).toMatchObject({ total: 1, scanned: 3000, animals: [{ id: 3000 }] })
+    // Each command copies at most READ_CHARS and one animal, so a search's read of SEARCH_CHARS is several.
+    const longest = JSON.stringify(long[0]).length
+    expect(Math.max(...read)).toBeLessThan(READ_CHARS + longest)
+    expect(read.length).toBeGreaterThanOrEqual((3000 * 4000) / (READ_CHARS + longest))
+    expect(read.reduce((sum, chars) => sum + chars, 0)).toBeGreaterThan(3000 * 4000)
   })
 })

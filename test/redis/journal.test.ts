@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { type JournalFilter, readJournalPage } from '../../src/fake/journal-reader.js'
 import { nextTurn } from '../../src/fake/next-turn.js'
 import type { RedisConnection } from '../../src/redis/connection.js'
-import { redisJournal } from '../../src/redis/journal.js'
+import { READ_BYTES, redisJournal } from '../../src/redis/journal.js'
 import { sharedKeys } from '../../src/redis/keys.js'
 import { REDACTED } from '../../src/service/credentials.js'
 import { isDropped } from '../../src/service/http.js'
@@ -28,7 +28,7 @@ type Entry = { seq: number; path: string; query: string; headers: Record<string,
 const entriesOf = (texts: readonly string[]): Entry[] => texts.map((text) => JSON.parse(text) as Entry)
 const journalOver = (connection: RedisConnection, prefix: string, size = JOURNAL_SIZE) => redisJournal(connection, sharedKeys(prefix), size)
 /** A page of a scope's journal (every scope's: `undefined`), as the control API reads it. */
-const page = (journal: JournalPort, scope: string | undefined, filter: JournalFilter) => readJournalPage(journal.chunks(scope), filter, nextTurn)
+const page = (journal: JournalPort, scope: string | undefined, filter: JournalFilter) => readJournalPage(journal, scope, filter, nextTurn)
 
 // The journal of `serve --store` against a real redis-server: what the in-memory journal bounds, bounded in Redis.
 describe.skipIf(!hasRedis)('the journal in Redis', () => {
@@ -63,15 +63,16 @@ describe.skipIf(!hasRedis)('the journal in Redis', () => {
     const held = Number(await connection.command(['GET', `${prefix}journal:bytes`]))
     const [first] = (await connection.command(['LRANGE', `${prefix}journal:{heavy}`, '0', '0'])) as string[]
     // As if 'heavy' held nearly all the room: the next entry, of 'light', brings the total past it by less than one entry.
-    const filler = JOURNAL_BYTES_IN_ALL - held - 10
+    const filler = JOURNAL_BYTES_IN_ALL - held - 30
     await connection.command(['INCRBY', `${prefix}journal:bytes`, String(filler)])
     await connection.command(['ZINCRBY', `${prefix}journal:weights`, String(filler), 'heavy'])
     await journal.record('light', record('/pets/light-2'))
     expect(entriesOf((await page(journal, 'heavy', {})).texts).map((entry) => entry.path)).toEqual(['/v1/pets/2', '/v1/pets/3'])
     expect((await page(journal, 'light', {})).total).toBe(2)
-    // Each item is the base path, a newline and the entry: the new one counted, the oldest of 'heavy' given back.
-    const added = '/v1\n'.length + ((await page(journal, 'light', {})).texts[1]?.length ?? 0)
-    expect(Number(await connection.command(['GET', `${prefix}journal:bytes`]))).toBe(JOURNAL_BYTES_IN_ALL - 10 + added - (first?.length ?? 0))
+    // Each item is the base path, what a filter reads and the entry, each on its line: the new one counted, the oldest of 'heavy' given back.
+    const [added] = (await connection.command(['LRANGE', `${prefix}journal:{light}`, '-1', '-1'])) as string[]
+    expect(added).toBe(`/v1\n[${JSON.parse(added?.split('\n')[2] ?? '{}').seq},"GET",200,"shared","/pets/light-2"]\n${(await page(journal, 'light', {})).texts[1]}`)
+    expect(Number(await connection.command(['GET', `${prefix}journal:bytes`]))).toBe(JOURNAL_BYTES_IN_ALL - 30 + (added?.length ?? 0) - (first?.length ?? 0))
     // Cleared, every scope gives its room back.
     await journal.clear('light')
     expect(Number(await connection.command(['GET', `${prefix}journal:bytes`]))).toBe(Number(await connection.command(['ZSCORE', `${prefix}journal:weights`, 'heavy'])))
@@ -103,5 +104,43 @@ describe.skipIf(!hasRedis)('the journal in Redis', () => {
     expect(!isDropped(reply) && reply.status).toBe(201)
     expect((await store.health()).animals).toBe(1)
     expect((await page(store.journal, undefined, {})).total).toBe(0)
+  })
+
+  it(`reads each scope's newest entries alone for a page of the most recent, in steps of at most ${READ_BYTES} bytes, and answers what reading every entry answers`, async () => {
+    const connection = await harness.connect()
+    const read: number[] = []
+    const counted = {
+      ...connection,
+      async script(source: string, keys: readonly string[], args: readonly string[]) {
+        const reply = await connection.script(source, keys, args)
+        if (source.includes("'LRANGE'")) read.push((reply as string[]).length, ...(reply as string[]).map((item) => -item.length))
+        return reply
+      },
+    }
+    const journal = journalOver(counted, `j${++prefixes}:`)
+    // Entries of 16 KB (a header no credential's name), so that a step of 100 would be 1.6 MB.
+    const heavy = (path: string): JournalRecord => ({ ...record(path), request: plainRequest({ path, headers: { authorization: 'Bearer secret-key-1', 'x-trace': 't'.repeat(16_000) } }) })
+    for (let i = 1; i <= 300; i++) await journal.record(i % 3 === 0 ? 'b' : 'a', heavy(`/pets/${i}`))
+    const sizes = () => read.filter((count) => count >= 0)
+    read.length = 0
+    const newest = await page(journal, undefined, { limit: 20 })
+    // Each scope's newest 20, and nothing older, in steps of at most READ_BYTES.
+    expect(sizes().reduce((sum, count) => sum + count, 0)).toBe(40)
+    expect(sizes().every((count) => count <= Math.ceil(READ_BYTES / 16_000))).toBe(true)
+    // A filter that takes every entry reads them all, and picks the same page.
+    read.length = 0
+    const everything = await page(journal, undefined, { limit: 20, method: 'GET' })
+    expect(sizes().reduce((sum, count) => sum + count, 0)).toBe(300)
+    expect(newest).toEqual(everything)
+    expect(newest).toMatchObject({ total: 300, more: false, next: 300 })
+    expect(entriesOf(newest.texts).map((entry) => entry.seq)).toEqual(Array.from({ length: 20 }, (_, i) => 281 + i))
+    // No step reads more than READ_BYTES and one entry.
+    const longest = Math.max(...read.filter((count) => count < 0).map((length) => -length))
+    let step = 0
+    for (const count of read) {
+      if (count >= 0) step = 0
+      else step += -count
+      expect(step).toBeLessThan(READ_BYTES + longest)
+    }
   })
 })

@@ -1,12 +1,16 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectRedis } from '../../src/redis/connection.js'
 import { type CliProcess, startServing, stopCli } from '../support/cli.js'
+import { type IndependentService, startIndependentService } from '../support/independent-service/service.js'
 import { hasRedis, type RedisServer, startRedis } from '../support/redis-server.js'
 
 // A key a request repeats in another spelling than it sent it: percent-encoded (either case) in
 // the path and the query, JSON-escaped in a body (a key holds no space; `+` for a space is
 // `test/service/credentials.test.ts`'s). No output holds it in any spelling: the journal, the
-// request log, and (with --store) whatever Redis keeps.
+// request log, the recorded pact, the proxy's outputs, and (with --store) whatever Redis keeps.
 const KEY = 'tilde~key~0123/456+789'
 const SECRET = 'f'.repeat(16) + '0123456789abcdef'
 
@@ -36,8 +40,9 @@ describe('a key repeated percent-encoded, with + for a space, or JSON-escaped', 
     for (const cli of running) cli.child.kill('SIGKILL')
   })
 
-  it.each(['text', 'json'] as const)('reaches neither the journal nor the request log (%s) of serve', async (format) => {
-    const { cli, base, origin } = await startServing(['serve', '--port', '0', '--api-key', KEY, '--log-format', format], running)
+  it.each(['text', 'json'] as const)('reaches neither the journal, the request log (%s) nor the recorded pact of serve', async (format) => {
+    const dir = mkdtempSync(join(tmpdir(), 'encoded-pact-'))
+    const { cli, base, origin } = await startServing(['serve', '--port', '0', '--api-key', KEY, '--log-format', format, '--record-pact', dir, '--consumer', 'encoded-app'], running)
     await repeatEncoded(base)
     const journal = await (await fetch(`${origin}/__control/journal`, { headers: { authorization: `Bearer ${KEY}` } })).text()
     const entries = (JSON.parse(journal) as { entries: { path: string; query: string; body?: string }[] }).entries
@@ -46,8 +51,29 @@ describe('a key repeated percent-encoded, with + for a space, or JSON-escaped', 
     expect(entries[2]?.query).toBe('limit=1&ref=[redacted]&q=[redacted]')
     expect(entries[3]?.body).toBe('{"name":"Rex [redacted]"}')
     expect(await stopCli(cli)).toBe(0)
-    for (const [where, text] of Object.entries({ journal, stdout: cli.stdout(), stderr: cli.stderr() })) expect(text, where).not.toMatch(ANY_SPELLING)
+    const pacts = readdirSync(dir).map((file) => readFileSync(join(dir, file), 'utf8')).join('\n')
+    expect(pacts).toContain('"interactions"')
+    for (const [where, text] of Object.entries({ journal, pacts, stdout: cli.stdout(), stderr: cli.stderr() })) expect(text, where).not.toMatch(ANY_SPELLING)
     expect(cli.stdout()).toMatch(format === 'json' ? /"path":"\/v1\/pets\/\[redacted\]"/ : /GET \/v1\/pets\/\[redacted\] 400/)
+  })
+
+  it('reaches none of the proxy\'s outputs: log lines, journal, violations, reports, recording', async () => {
+    const service: IndependentService = await startIndependentService({ keys: [KEY], seeded: 3 })
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'encoded-proxy-'))
+      const reports = ['proxy.json', 'proxy.xml'].map((name) => join(dir, name))
+      const { cli, base, origin } = await startServing(['proxy', '--target', service.baseUrl, '--port', '0', ...reports.flatMap((file) => ['--report', file]), '--record', join(dir, 'recorded.json')], running)
+      await repeatEncoded(base)
+      const journal = await (await fetch(`${origin}/__proxy/journal`)).text()
+      const violations = await (await fetch(`${origin}/__proxy/violations`)).text()
+      expect(await stopCli(cli)).toBe(0)
+      expect(JSON.parse(journal)).toMatchObject({ entries: [{ path: '/v1/pets/[redacted]' }, {}, {}, {}] })
+      const files = Object.fromEntries(readdirSync(dir).map((file) => [file, readFileSync(join(dir, file), 'utf8')]))
+      expect(Object.keys(files).sort()).toEqual(['proxy.json', 'proxy.xml', 'recorded.json'])
+      for (const [where, text] of Object.entries({ journal, violations, stdout: cli.stdout(), stderr: cli.stderr(), ...files })) expect(text, where).not.toMatch(ANY_SPELLING)
+    } finally {
+      await service.close()
+    }
   })
 
   describe.skipIf(!hasRedis)('serve --isolate --store', () => {
