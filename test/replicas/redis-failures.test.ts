@@ -62,19 +62,18 @@ describe.skipIf(!hasRedis)('serve --store through ordinary Redis operations', ()
     expect((await ask(`${base}/pets`, { key: KEY })).status).toBe(200)
     redis.pause()
     try {
-      // A request that needs the store: 503 at its one deadline, not a deadline per command (a step, then the journal).
-      const stuck = await ask(`${base}/pets`, { key: KEY })
+      // A request that needs the store: 503 at its one deadline, not a deadline per command (a step, then the journal); /healthz the same meanwhile.
+      const [stuck, health] = await Promise.all([ask(`${base}/pets`, { key: KEY }), ask(`${origin}/healthz`)])
       expect(stuck).toMatchObject({ status: 503, retryAfter: '1', body: { code: 'store_unavailable', message: expect.stringContaining('did not answer') } })
       expect(stuck.ms).toBeLessThan(5000)
+      expect(health).toMatchObject({ status: 503, retryAfter: '1', body: { code: 'store_unavailable' } })
+      expect(health.ms).toBeLessThan(5000)
       // What needs no store: a request without its key, an unknown path, a wrong method, bad input, all at once.
       for (const [path, key, method, status] of [['/pets', undefined, 'GET', 401], ['/nothing', KEY, 'GET', 404], ['/pets/7', KEY, 'DELETE', 405], ['/pets?limit=0', KEY, 'GET', 400]] as const) {
         const answer = await ask(`${base}${path}`, { ...(key === undefined ? {} : { key }), method })
         expect(answer.status, path).toBe(status)
         expect(answer.ms, path).toBeLessThan(1500)
       }
-      const health = await ask(`${origin}/healthz`)
-      expect(health).toMatchObject({ status: 503, retryAfter: '1', body: { code: 'store_unavailable' } })
-      expect(health.ms).toBeLessThan(5000)
     } finally {
       redis.resume()
     }
@@ -153,13 +152,15 @@ describe.skipIf(!hasRedis)('serve --store through ordinary Redis operations', ()
     const { redis } = await redisWith(['--requirepass', 'right-password-1'])
     const url = new URL(redis.url)
     const quick = ['--store-timeout', '500', '--port', '0', '--quiet']
-    const refused = await runCli(['serve', '--store', `redis://:wrong-password@${url.host}`, ...quick])
+    const [refused, noPassword, noDatabase] = await Promise.all([
+      runCli(['serve', '--store', `redis://:wrong-password@${url.host}`, ...quick]),
+      runCli(['serve', '--store', redis.url, ...quick]),
+      runCli(['serve', '--store', `redis://:right-password-1@${url.host}/99`, ...quick]),
+    ])
     expect(refused.code).toBe(2)
     expect(refused.stderr).toBe(`animals-mock: --store redis://:***@${url.host}: Redis refused the user or password in the URL (WRONGPASS invalid username-password pair or user is disabled.)\n`)
-    const noPassword = await runCli(['serve', '--store', redis.url, ...quick])
     expect(noPassword.code).toBe(2)
     expect(noPassword.stderr).toMatch(/^animals-mock: --store redis:\/\/127\.0\.0\.1:\d+: Redis needs a password: give it in the URL \(redis:\/\/:<password>@host:port\) \(NOAUTH /)
-    const noDatabase = await runCli(['serve', '--store', `redis://:right-password-1@${url.host}/99`, ...quick])
     expect(noDatabase.code).toBe(2)
     expect(noDatabase.stderr).toBe(`animals-mock: --store redis://:***@${url.host}/99: Redis has no such database: the URL's /<db> is past the databases it has (16 unless configured) (ERR DB index is out of range)\n`)
     expect(refused.stderr + noDatabase.stderr).not.toContain('wrong-password')
