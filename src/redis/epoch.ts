@@ -9,6 +9,9 @@ import type { RedisCall } from './connection.js'
  */
 export const DATA_LOST = "The store's data is gone from Redis (emptied, or a failover to a Redis without it): the first replica to see it loads the fixture again, as at a first start, and ids start again after the fixture's."
 
+/** What a replica says when it finds the data loaded again by another replica since it last looked. */
+export const DATA_RELOADED = "The store's data was loaded again by another replica, which found it gone from Redis: this replica serves it from now."
+
 /** How long a replica's claim to load the fixture holds: past it, a replica that died loading it leaves it to the next. */
 const LOAD_CLAIM_MS = 60_000
 
@@ -36,9 +39,9 @@ export type DataEpoch = {
   load(): Promise<Result<boolean, NoRoom>>
   /**
    * What to do when Redis holds `found` (`null`: nothing) where this replica expected its epoch:
-   * another replica's newer epoch is adopted; no epoch, or one being loaded, means the data went:
-   * it is told once (`onLost`), loaded again by whichever replica claims it, and answered as
-   * `StoreUnavailable` meanwhile.
+   * another replica's newer epoch is adopted, and told (`onLost`: the data this replica served
+   * went); no epoch, or one being loaded, means the data went: it is told once, loaded again by
+   * whichever replica claims it, and answered as `StoreUnavailable` meanwhile.
    */
   met(found: string | null): 'adopted' | StoreUnavailable
   /** When this replica last found the data gone (ms), if ever. */
@@ -82,6 +85,11 @@ export function dataEpoch(options: EpochOptions): DataEpoch {
     load,
     met(found) {
       if (found !== null && !found.startsWith(LOADING)) {
+        // Unless it is this replica's own first look, the data it served went meanwhile.
+        if (epoch !== '' && reloading === undefined) {
+          lostAt = now()
+          options.onLost?.(DATA_RELOADED)
+        }
         adopt(found)
         return 'adopted'
       }

@@ -24,12 +24,12 @@ describe.skipIf(!hasRedis)('the control API over a store in Redis', () => {
 
   type Setup = { readonly urls: readonly string[]; readonly control: (replica: number, path: string, init?: RequestInit & { key?: string | null; token?: string | null }) => Promise<Response>; readonly list: (replica: number, key?: string) => Promise<Pet[]> }
 
-  type Options = { maxAnimals?: number; token?: string; isolate?: boolean; anyKey?: boolean; random?: () => number; wrap?: (connection: RedisConnection) => RedisConnection }
+  type Options = { maxAnimals?: number; token?: string; isolate?: boolean; anyKey?: boolean; random?: () => number; wrap?: (connection: RedisConnection) => RedisConnection; timeoutMs?: number }
   async function replicas(options: Options = {}): Promise<Setup> {
     const prefix = `c${++prefixes}:`
     const urls: string[] = []
     for (let replica = 0; replica < 2; replica++) {
-      const connected = await harness.connect(500)
+      const connected = await harness.connect(options.timeoutMs ?? 500)
       const connection = options.wrap?.(connected) ?? connected
       const keys = options.isolate === true || options.anyKey === true ? [] : [KEY]
       const { core } = await redisReplica(connection, prefix, { pets, keys, limits: { maxAnimals: options.maxAnimals ?? 1_000_000 }, isolate: options.isolate === true, idleMs: 60_000, now: Date.now, random: options.random ?? Math.random })
@@ -251,7 +251,8 @@ describe.skipIf(!hasRedis)('the control API over a store in Redis', () => {
         return reply
       },
     })
-    const { control } = await replicas({ wrap })
+    // Megabytes a command: a deadline that CI's load cannot reach.
+    const { control } = await replicas({ wrap, timeoutMs: 10_000 })
     // 3,000 animals of 4,000-character names: 12 MB, which 1,000 at a time would copy 4 MB a read.
     const long = Array.from({ length: 3000 }, (_, i) => ({ id: i + 1, name: `${i === 2999 ? 'Last ' : ''}${'n'.repeat(4000)}`, categoryId: 1 }))
     expect((await control(0, '/snapshot', { method: 'PUT', body: JSON.stringify(long) })).status).toBe(200)

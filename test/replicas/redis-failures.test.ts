@@ -1,6 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { connectRedis, type RedisConnection } from '../../src/redis/connection.js'
-import { DATA_LOST } from '../../src/redis/epoch.js'
+import { DATA_LOST, DATA_RELOADED } from '../../src/redis/epoch.js'
 import { type CliProcess, runCli, spawnCli, startServing } from '../support/cli.js'
 import { shippedPets } from '../support/fixtures.js'
 import { hasRedis, type RedisServer, startRedis } from '../support/redis-server.js'
@@ -146,6 +146,10 @@ describe.skipIf(!hasRedis)('serve --store through ordinary Redis operations', ()
     expect(listed.body).toHaveLength(FIXTURE)
     expect((await ask(`${two.base}/pets`, { key: KEY, method: 'POST', body: { name: 'After', categoryId: 1 } })).body).toMatchObject({ id: FIXTURE + 1 })
     expect((await ask(`${one.base}/pets/${FIXTURE + 1}`, { key: KEY })).body).toMatchObject({ name: 'After' })
+    // It says so too: the data it served went, and another replica loaded it again.
+    expect(two.cli.stderr()).toBe(`animals-mock: ${DATA_RELOADED}\n`)
+    expect((await ask(`${two.origin}/healthz`)).body).toMatchObject({ status: 'ok', dataLostAt: expect.stringMatching(/^\d{4}-/) })
+    expect(one.cli.stderr()).toBe(`animals-mock: ${DATA_LOST}\n`)
   })
 
   it('names the cause at start: a wrong password or no such database stops it (exit 2), an unreachable Redis is waited for', async () => {
