@@ -61,7 +61,14 @@ describe.skipIf(!hasRedis)('the animals of a store in Redis', () => {
     await server?.remove()
   })
   let stores = 0
-  const storeOver = (connection: RedisConnection, maxAnimals: number) => started(createRedisStore({ call: connection, prefix: 'am:', fixture: [], limits: { ...DEFAULT_BUDGET_LIMITS, maxAnimals }, journalSize: 0, maxScopes: 100, now: () => 0 }))
+  const storeOver = async (connection: RedisConnection, maxAnimals: number) => {
+    // A store starts as a replica does, over its connection: back, after a test that restarted Redis.
+    for (let attempt = 0; !connection.ready(); attempt++) {
+      if (attempt > 250) throw new Error('the connection did not come back')
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    return started(createRedisStore({ call: connection, prefix: 'am:', fixture: [], limits: { ...DEFAULT_BUDGET_LIMITS, maxAnimals }, journalSize: 0, maxScopes: 100, now: () => 0 }))
+  }
   const pair = async (maxAnimals = 1_000_000) => {
     const label = `test-${++stores}`
     return [animalsOf(await storeOver(one, maxAnimals), label), animalsOf(await storeOver(two, maxAnimals), label)] as const
