@@ -30,15 +30,15 @@ const WRK = '/usr/bin/wrk'
 export const LOAD_GENERATOR = existsSync(WRK) ? 'wrk' : 'autocannon'
 
 /** Loads `origin` with one route for `seconds`, over loopback, and reports throughput and latency. */
-export function loadRoute(origin: string, route: Route, seconds: number): Promise<LoadResult> {
-  return LOAD_GENERATOR === 'wrk' ? withWrk(origin, route, seconds) : withAutocannon(origin, route, seconds)
+export function loadRoute(origin: string, route: Route, seconds: number, connections = CONNECTIONS): Promise<LoadResult> {
+  return LOAD_GENERATOR === 'wrk' ? withWrk(origin, route, seconds, connections) : withAutocannon(origin, route, seconds, connections)
 }
 
-async function withAutocannon(origin: string, route: Route, seconds: number): Promise<LoadResult> {
+async function withAutocannon(origin: string, route: Route, seconds: number, connections: number): Promise<LoadResult> {
   const result = await autocannon({
     url: `${origin}${route.path}`,
     method: route.method,
-    connections: CONNECTIONS,
+    connections,
     duration: seconds,
     headers: { authorization: `Bearer ${BENCH_KEY}`, 'content-type': 'application/json' },
     ...(route.body === undefined ? {} : { body: route.body }),
@@ -61,8 +61,8 @@ function wrkScript(route: Route): string {
   return file
 }
 
-function withWrk(origin: string, route: Route, seconds: number): Promise<LoadResult> {
-  const args = ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-H', `Authorization: Bearer ${BENCH_KEY}`, '-s', wrkScript(route), `${origin}${route.path}`]
+function withWrk(origin: string, route: Route, seconds: number, connections: number): Promise<LoadResult> {
+  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-H', `Authorization: Bearer ${BENCH_KEY}`, '-s', wrkScript(route), `${origin}${route.path}`]
   return new Promise((resolve, reject) => {
     execFile(WRK, args, (error, stdout) => {
       if (error !== null) return reject(error)

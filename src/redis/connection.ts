@@ -133,6 +133,9 @@ export async function connectRedis({ url, timeoutMs }: RedisOptions): Promise<Re
     disableOfflineQueue: true,
     // Commands waiting for Redis at once, every request together; past it a command fails at once.
     commandsQueueMaxLength: REDIS_QUEUE_LIMIT,
+    // No timer of the client's own per command (its default 5 s, an AbortSignal each, ~5% of a
+    // replica's time under load): `deadlineSender` holds each to --store-timeout.
+    commandOptions: { timeout: 0 },
     socket: { connectTimeout: timeoutMs, reconnectStrategy: (retries: number) => Math.min(100 * (retries + 1), 1000) },
   })
   const listeners: (() => void)[] = []

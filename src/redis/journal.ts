@@ -6,6 +6,9 @@ import type { SharedKeys } from './keys.js'
 /** Entries read from Redis per command while a journal is read. */
 const READ_CHUNK = 100
 
+/** Entries one RPUSH of a batch adds at most (Lua's `unpack` has a bounded stack). */
+const PUSH_AT_ONCE = 500
+
 /**
  * The most bytes of entries one command reads (then fewer than `READ_CHUNK`): each is a short turn
  * of Redis and of this replica, so a request waiting behind it on the connection (a probe of
@@ -27,10 +30,42 @@ return out`
 
 // KEYS: seq, bytes, weights. ARGV: how many entries a scope keeps, the most bytes of every scope,
 // where each scope's list is; then for each entry its scope, its base path, what a filter reads of
-// it after its seq (a JSON array's rest), and its JSON after its seq.
+// it after its seq (a JSON array's rest), and its JSON after its seq. The entries of one scope go
+// in with one RPUSH per PUSH_AT_ONCE, its oldest out with one LPOP, and what it holds is counted
+// once per scope: a batch costs Redis a few commands per scope, not per entry.
 const RECORD = `
 local n = (#ARGV - 3) / 4
 local first = redis.call('INCRBY', KEYS[1], n) - n
+local size = tonumber(ARGV[1])
+local scopes, items, weights = {}, {}, {}
+for i = 1, n do
+  local scope = ARGV[4 * i]
+  local seq = tostring(first + i)
+  local item = ARGV[4 * i + 1] .. '\\n[' .. seq .. ',' .. ARGV[4 * i + 2] .. '\\n{"seq":' .. seq .. ARGV[4 * i + 3]
+  if not items[scope] then
+    scopes[#scopes + 1] = scope
+    items[scope] = {}
+    weights[scope] = 0
+  end
+  local list = items[scope]
+  list[#list + 1] = item
+  weights[scope] = weights[scope] + #item
+end
+local added = 0
+for _, scope in ipairs(scopes) do
+  local key = ARGV[3] .. '{' .. scope .. '}'
+  local list, length = items[scope], 0
+  for from = 1, #list, ${PUSH_AT_ONCE} do
+    length = redis.call('RPUSH', key, unpack(list, from, math.min(from + ${PUSH_AT_ONCE} - 1, #list)))
+  end
+  local weight = weights[scope]
+  if length > size then
+    for _, old in ipairs(redis.call('LPOP', key, length - size)) do weight = weight - #old end
+  end
+  added = added + weight
+  redis.call('ZINCRBY', KEYS[3], weight, scope)
+end
+redis.call('INCRBY', KEYS[2], added)
 local function forget(scope)
   local old = redis.call('LPOP', ARGV[3] .. '{' .. scope .. '}')
   if not old then
@@ -39,15 +74,6 @@ local function forget(scope)
   end
   redis.call('DECRBY', KEYS[2], #old)
   redis.call('ZINCRBY', KEYS[3], -#old, scope)
-end
-for i = 1, n do
-  local scope = ARGV[4 * i]
-  local seq = tostring(first + i)
-  local item = ARGV[4 * i + 1] .. '\\n[' .. seq .. ',' .. ARGV[4 * i + 2] .. '\\n{"seq":' .. seq .. ARGV[4 * i + 3]
-  local length = redis.call('RPUSH', ARGV[3] .. '{' .. scope .. '}', item)
-  for _ = 1, length - tonumber(ARGV[1]) do forget(scope) end
-  redis.call('INCRBY', KEYS[2], #item)
-  redis.call('ZINCRBY', KEYS[3], #item, scope)
 end
 while tonumber(redis.call('GET', KEYS[2])) > tonumber(ARGV[2]) do
   local heaviest = redis.call('ZREVRANGE', KEYS[3], 0, 0)[1]

@@ -42,8 +42,8 @@ const STEPS = {
   // KEYS: the set to list, the animals. ARGV: the limit.
   list: `${STEP}
 local members = redis.call('ZRANGE', KEYS[9], 0, tonumber(ARGV[5]) - 1)
-if #members == 0 then return {moved, '[]'} end
-return {moved, '[' .. table.concat(redis.call('HMGET', KEYS[10], unpack(members)), ',') .. ']'}`,
+if #members == 0 then return {moved} end
+return {moved, unpack(redis.call('HMGET', KEYS[10], unpack(members)))}`,
   // KEYS: the animals. ARGV: the member.
   get: `${STEP}return {moved, redis.call('HGET', KEYS[9], ARGV[5])}`,
   // KEYS and ARGV: create's (LUA_CREATE).
@@ -189,7 +189,7 @@ function stepOf(operation: Operation | undefined, own: StoreKeys, { shared, limi
     case undefined:
       return { keys: [], args: [], found: () => ({ kind: 'none' }) }
     case 'list':
-      return { keys: [operation.status === undefined ? own.order : own.status(operation.status), own.animal], args: [String(operation.limit)], found: ([json]) => ({ kind: 'list', json: String(json) }) }
+      return { keys: [operation.status === undefined ? own.order : own.status(operation.status), own.animal], args: [String(operation.limit)], found: (texts) => ({ kind: 'list', json: `[${texts.join(',')}]` }) }
     case 'get':
       return { keys: [own.animal], args: [memberOf(operation.id)], found: ([json]) => ({ kind: 'get', id: operation.id, json: typeof json === 'string' ? json : undefined }) }
     case 'create': {

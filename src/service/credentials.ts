@@ -81,23 +81,30 @@ export function credentialsOf(request: { readonly headers: Fields; readonly sear
   return [...found]
 }
 
-/** The scrubber of one request's credentials (see `createScrubber`). */
+/**
+ * The scrubber of one request's credentials (see `createScrubber`), made once for requests that
+ * carry the same credentials (see `knownCredentials`): a journal scrubs every request it keeps.
+ */
 export function scrubberOfRequest(request: { readonly headers: Fields; readonly search: string }): Scrubber {
-  return createScrubber(credentialsOf(request))
+  return knownCredentials(request)?.scrub() ?? keepText
 }
+
+const keepText: Scrubber = (text) => text
 
 function redactWhole(text: string): string {
   return text === '' ? text : REDACTED
 }
+
+type KnownCredentials = { readonly credentials: readonly string[]; readonly scrub: () => Scrubber }
 
 /**
  * The credentials of requests that carried the same credential headers and query, with their
  * scrubber once one was needed, by those values: a server's requests mostly repeat one key, and a
  * log line is written for every one. At most `RECENT_CREDENTIALS` sets are kept, then all are forgotten.
  */
-const recentCredentials = new Map<string, { readonly credentials: readonly string[]; readonly scrub: () => Scrubber }>()
+const recentCredentials = new Map<string, KnownCredentials>()
 
-/** How many requests' credential sets `scrubRequestText` remembers. */
+/** How many requests' credential sets `scrubRequestText` and `scrubberOfRequest` remember. */
 export const RECENT_CREDENTIALS = 256
 
 /** Whether a header name says it carries a credential, remembered per name (names repeat). */
@@ -120,9 +127,17 @@ function isCredentialName(name: string): boolean {
  * written, or holds an escape (`%`, `+`, `\\`) that might spell one otherwise.
  */
 export function scrubRequestText(text: string, request: { readonly headers: Fields; readonly search: string }): string {
+  const known = knownCredentials(request)
+  if (known === undefined) return text
+  const { credentials, scrub } = known
+  return ESCAPES.test(text) || credentials.some((credential) => text.includes(credential)) ? scrub()(text) : text
+}
+
+/** A request's credentials and their scrubber, remembered by its credential headers and query; undefined when it carries none. */
+function knownCredentials(request: { readonly headers: Fields; readonly search: string }): KnownCredentials | undefined {
   let key = CREDENTIAL_PARAM.test(request.search) ? `?${request.search}` : ''
   for (const name in request.headers) if (isCredentialName(name)) key += `\n${name}\n${request.headers[name]}`
-  if (key === '') return text
+  if (key === '') return undefined
   let known = recentCredentials.get(key)
   if (known === undefined) {
     if (recentCredentials.size >= RECENT_CREDENTIALS) recentCredentials.clear()
@@ -130,8 +145,7 @@ export function scrubRequestText(text: string, request: { readonly headers: Fiel
     known = { credentials, scrub: lazily(() => createScrubber(credentials)) }
     recentCredentials.set(key, known)
   }
-  const { credentials, scrub } = known
-  return ESCAPES.test(text) || credentials.some((credential) => text.includes(credential)) ? scrub()(text) : text
+  return known
 }
 
 /** `make()`'s value, made the first time it is asked for. */

@@ -128,17 +128,6 @@ export function partsOf(record: JournalRecord, seq: number): EntryParts {
   }
 }
 
-// Interned header sets repeat, so a reader builds one scrubber per set and query, not per entry.
-const scrubbers = new WeakMap<Fields, Map<string, Scrubber>>()
-
-function scrubberOf(parts: EntryParts): Scrubber {
-  const byQuery = scrubbers.get(parts.headers) ?? new Map<string, Scrubber>()
-  scrubbers.set(parts.headers, byQuery)
-  const found = byQuery.get(parts.search) ?? scrubberOfRequest({ headers: parts.headers, search: parts.search })
-  byQuery.set(parts.search, found)
-  return found
-}
-
 const decoder = new TextDecoder()
 
 /**
@@ -147,7 +136,7 @@ const decoder = new TextDecoder()
  * as the answer is.
  */
 export function toEntry(parts: EntryParts): JournalEntry {
-  const scrub = scrubberOf(parts)
+  const scrub = scrubberOfRequest(parts)
   const shown: JournalEntry = {
     seq: parts.seq,
     time: new Date(parts.receivedAt).toISOString(),

@@ -81,6 +81,32 @@ describe.skipIf(!hasRedis)('the journal in Redis', () => {
     expect((await page(journal, undefined, {})).total).toBe(0)
   })
 
+  it('writes the entries of one turn in one script, per scope, each keeping its last n in order, every byte counted', async () => {
+    const prefix = `j${++prefixes}:`
+    const connection = await harness.connect()
+    const scripts: string[] = []
+    const counted = { ...connection, script: (source: string, keys: readonly string[], args: readonly string[]) => (scripts.push(source), connection.script(source, keys, args)) }
+    const journal = journalOver(counted, prefix, 3)
+    await journal.record('a', record('/pets/a0'))
+    // Fourteen entries of two scopes, interleaved, recorded in one turn: 'a' goes 8 past its 3, 'b' 1 past.
+    await Promise.all(Array.from({ length: 14 }, (_, i) => journal.record(i % 3 === 2 ? 'b' : 'a', record(`/pets/${i % 3 === 2 ? 'b' : 'a'}${i + 1}`))))
+    expect(scripts.filter((source) => source.includes('RPUSH'))).toHaveLength(2)
+    expect(entriesOf((await page(journal, 'a', {})).texts).map((entry) => entry.path)).toEqual(['/v1/pets/a11', '/v1/pets/a13', '/v1/pets/a14'])
+    const b = entriesOf((await page(journal, 'b', {})).texts)
+    expect(b.map((entry) => entry.path)).toEqual(['/v1/pets/b6', '/v1/pets/b9', '/v1/pets/b12'])
+    expect(b.map((entry) => entry.seq)).toEqual([7, 10, 13])
+    const held = async (scope: string) => ((await connection.command(['LRANGE', `${prefix}journal:{${scope}}`, '0', '-1'])) as string[]).reduce((sum, item) => sum + item.length, 0)
+    const [a, bBytes] = [await held('a'), await held('b')]
+    expect(Number(await connection.command(['ZSCORE', `${prefix}journal:weights`, 'a']))).toBe(a)
+    expect(Number(await connection.command(['ZSCORE', `${prefix}journal:weights`, 'b']))).toBe(bBytes)
+    expect(Number(await connection.command(['GET', `${prefix}journal:bytes`]))).toBe(a + bBytes)
+    // A turn of more entries than one RPUSH takes (Lua's unpack is bounded) goes in several, in order.
+    const many = journalOver(connection, prefix, 2000)
+    await Promise.all(Array.from({ length: 1001 }, (_, i) => many.record('c', record(`/pets/c${i}`))))
+    const c = entriesOf((await page(many, 'c', { limit: 1001 })).texts)
+    expect(c.map((entry) => entry.path)).toEqual(Array.from({ length: 1001 }, (_, i) => `/v1/pets/c${i}`))
+  })
+
   it('writes nothing to Redis per request with a journal size of 0 (--journal-size 0), and keeps the last n with n', async () => {
     for (const [size, kept] of [[0, 0], [2, 2]] as const) {
       const connection = await harness.connect()
