@@ -28,14 +28,44 @@ for i, item in ipairs(items) do
 end
 return out`
 
-// KEYS: seq, bytes, weights. ARGV: how many entries a scope keeps, the most bytes of every scope,
-// where each scope's list is; then for each entry its scope, its base path, what a filter reads of
-// it after its seq (a JSON array's rest), and its JSON after its seq. The entries of one scope go
-// in with one RPUSH per PUSH_AT_ONCE, its oldest out with one LPOP, and what it holds is counted
-// once per scope: a batch costs Redis a few commands per scope, not per entry.
-const RECORD = `
+/**
+ * How far the persisted ceiling of the journal's `seq` runs ahead of the last `seq` handed out:
+ * the one write of the journal that Redis keeps on disk, once per this many entries.
+ */
+export const SEQ_AHEAD = 10_000
+
+// The journal is written with REPL_REPLICA: Redis's replicas get it, its append-only file does not,
+// so keeping an entry costs no disk write, nor, under appendfsync always, a flush that the request
+// would wait for (docs/deploy.md). Only the ceiling of seq is written to disk, once per SEQ_AHEAD
+// entries: when Redis has started again (another run id), seq goes on from the ceiling, above
+// every seq handed out before, even from an older copy of the journal (a rewritten file).
+// KEYS: seq, ceiling, the run id seq was drawn under.
+const LUA_NEXT_SEQ = `
+redis.set_repl(redis.REPL_REPLICA)
+local function next_seq(n)
+  local run = string.match(redis.call('INFO', 'server'), 'run_id:(%x+)')
+  if redis.call('GET', KEYS[3]) ~= run then
+    local behind = tonumber(redis.call('GET', KEYS[2]) or '0') - tonumber(redis.call('GET', KEYS[1]) or '0')
+    if behind > 0 then redis.call('INCRBY', KEYS[1], behind) end
+    redis.call('SET', KEYS[3], run)
+  end
+  local first = redis.call('INCRBY', KEYS[1], n) - n
+  if first + n >= tonumber(redis.call('GET', KEYS[2]) or '0') then
+    redis.set_repl(redis.REPL_ALL)
+    redis.call('SET', KEYS[2], first + n + ${SEQ_AHEAD})
+    redis.set_repl(redis.REPL_REPLICA)
+  end
+  return first
+end`
+
+// KEYS: seq, ceiling, run (LUA_NEXT_SEQ), bytes, weights. ARGV: how many entries a scope keeps, the
+// most bytes of every scope, where each scope's list is; then for each entry its scope, its base
+// path, what a filter reads of it after its seq (a JSON array's rest), and its JSON after its seq.
+// The entries of one scope go in with one RPUSH per PUSH_AT_ONCE, its oldest out with one LPOP, and
+// what it holds is counted once per scope: a batch costs Redis a few commands per scope, not per entry.
+const RECORD = `${LUA_NEXT_SEQ}
 local n = (#ARGV - 3) / 4
-local first = redis.call('INCRBY', KEYS[1], n) - n
+local first = next_seq(n)
 local size = tonumber(ARGV[1])
 local scopes, items, weights = {}, {}, {}
 for i = 1, n do
@@ -63,27 +93,29 @@ for _, scope in ipairs(scopes) do
     for _, old in ipairs(redis.call('LPOP', key, length - size)) do weight = weight - #old end
   end
   added = added + weight
-  redis.call('ZINCRBY', KEYS[3], weight, scope)
+  redis.call('ZINCRBY', KEYS[5], weight, scope)
 end
-redis.call('INCRBY', KEYS[2], added)
+redis.call('INCRBY', KEYS[4], added)
 local function forget(scope)
   local old = redis.call('LPOP', ARGV[3] .. '{' .. scope .. '}')
   if not old then
-    redis.call('ZREM', KEYS[3], scope)
+    redis.call('ZREM', KEYS[5], scope)
     return
   end
-  redis.call('DECRBY', KEYS[2], #old)
-  redis.call('ZINCRBY', KEYS[3], -#old, scope)
+  redis.call('DECRBY', KEYS[4], #old)
+  redis.call('ZINCRBY', KEYS[5], -#old, scope)
 end
-while tonumber(redis.call('GET', KEYS[2])) > tonumber(ARGV[2]) do
-  local heaviest = redis.call('ZREVRANGE', KEYS[3], 0, 0)[1]
+while tonumber(redis.call('GET', KEYS[4])) > tonumber(ARGV[2]) do
+  local heaviest = redis.call('ZREVRANGE', KEYS[5], 0, 0)[1]
   if not heaviest then break end
   forget(heaviest)
 end
 return first`
 
-// KEYS: bytes, weights. ARGV: where each scope's list is, the scope ('' for every scope).
+// KEYS: bytes, weights. ARGV: where each scope's list is, the scope ('' for every scope). Not to
+// the append-only file, as RECORD.
 const CLEAR = `
+redis.set_repl(redis.REPL_REPLICA)
 local scopes = ARGV[2] == '' and redis.call('ZRANGE', KEYS[2], 0, -1) or {ARGV[2]}
 for _, scope in ipairs(scopes) do
   local held = tonumber(redis.call('ZSCORE', KEYS[2], scope) or '0')
@@ -103,14 +135,17 @@ return #scopes`
  *   the entry's JSON as `GET /__control/journal` shows it: scrubbed of every credential before it
  *   leaves the process (Redis never holds a key). A reader parses the short line alone, and an
  *   entry's JSON only when it is shown;
- * - `<prefix>journal:seq`, the last `seq` handed out;
+ * - `<prefix>journal:seq`, the last `seq` handed out, `<prefix>journal:ceiling`, above every one
+ *   handed out (`SEQ_AHEAD`), and `<prefix>journal:run`, the run id of the Redis that drew it;
  * - `<prefix>journal:bytes`, what every list holds together, and `<prefix>journal:weights`, what
  *   each scope holds: past `JOURNAL_BYTES_IN_ALL`, the scope that holds the most forgets its
  *   oldest entries, as in memory.
  *
  * Entries recorded in one turn of the event loop go to Redis in one script (a group commit): each
  * request still waits for its own entry to be kept before it is answered. With `size` 0, nothing
- * is written per request.
+ * is written per request. The journal is what was asked lately, not data: it goes to Redis's
+ * replicas but not to its append-only file (LUA_NEXT_SEQ), so Redis started again from its file
+ * has the animals and rules and an empty journal (or the one of its last rewrite of the file).
  */
 export function redisJournal(call: RedisCall, keys: SharedKeys, size: number): JournalPort {
   const lists = keys.journalLists
@@ -119,7 +154,7 @@ export function redisJournal(call: RedisCall, keys: SharedKeys, size: number): J
     const args = [String(size), String(JOURNAL_BYTES_IN_ALL), lists]
     const done = new Promise((resolve) => setImmediate(resolve)).then(() => {
       batch = undefined
-      return call.script(RECORD, [keys.journalSeq, keys.journalBytes, keys.journalWeights], args)
+      return call.script(RECORD, [keys.journalSeq, keys.journalCeiling, keys.journalRun, keys.journalBytes, keys.journalWeights], args)
     })
     return { args, done }
   }

@@ -60,6 +60,10 @@ export function sharedKeys(prefix: string) {
     /** The scopes that have rules or a latency. */
     scopes: `${prefix}rules:scopes`,
     journalSeq: `${prefix}journal:seq`,
+    /** Above every journal seq handed out: the one journal key Redis's append-only file holds. */
+    journalCeiling: `${prefix}journal:ceiling`,
+    /** The run id of the Redis that handed out `journalSeq`: another one, and seq goes on from the ceiling. */
+    journalRun: `${prefix}journal:run`,
     journalBytes: `${prefix}journal:bytes`,
     journalWeights: `${prefix}journal:weights`,
     /** Where each scope's journal list is: this, then `{<scope>}`. */

@@ -1,8 +1,10 @@
-import { describe, expect, it } from 'vitest'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it, vi } from 'vitest'
 import { type JournalFilter, readJournalPage } from '../../src/fake/journal-reader.js'
 import { nextTurn } from '../../src/fake/next-turn.js'
 import type { RedisConnection } from '../../src/redis/connection.js'
-import { READ_BYTES, redisJournal } from '../../src/redis/journal.js'
+import { READ_BYTES, redisJournal, SEQ_AHEAD } from '../../src/redis/journal.js'
 import { sharedKeys } from '../../src/redis/keys.js'
 import { REDACTED } from '../../src/service/credentials.js'
 import { isDropped } from '../../src/service/http.js'
@@ -168,5 +170,42 @@ describe.skipIf(!hasRedis)('the journal in Redis', () => {
       else step += -count
       expect(step).toBeLessThan(READ_BYTES + longest)
     }
+  })
+})
+
+describe.skipIf(!hasRedis)("the journal and Redis's append-only file", () => {
+  const harness = useRedis()
+
+  /** Every file of the append-only file's folder, as text. */
+  const onDisk = (): string => readdirSync(join(harness.redis().dir, 'appendonlydir')).map((file) => readFileSync(join(harness.redis().dir, 'appendonlydir', file), 'latin1')).join('')
+  const restarted = async (connection: RedisConnection): Promise<void> => {
+    await harness.redis().stop()
+    await harness.redis().restart()
+    await vi.waitFor(() => expect(connection.ready()).toBe(true), { timeout: 5000, interval: 20 })
+  }
+  const seqs = async (journal: JournalPort): Promise<number[]> => entriesOf((await page(journal, 'a', {})).texts).map((entry) => entry.seq)
+
+  it(`keeps entries out of the file (no disk write per request), and Redis started again goes on above every seq handed out, from a rewritten file too (a ceiling ${SEQ_AHEAD} ahead)`, async () => {
+    const connection = await harness.connect()
+    const journal = journalOver(connection, 'aof:')
+    for (let i = 1; i <= 3; i++) await journal.record('a', record(`/pets/kept-${i}`))
+    expect(await seqs(journal)).toEqual([1, 2, 3])
+    expect(onDisk()).not.toContain('/pets/kept-')
+    expect(onDisk()).toContain('aof:journal:ceiling')
+    // Started again from its file: no entry, and the next seq above the 3 handed out.
+    await restarted(connection)
+    expect(await seqs(journal)).toEqual([])
+    await journal.record('a', record('/pets/after-restart'))
+    expect(await seqs(journal)).toEqual([SEQ_AHEAD + 2])
+    // A rewritten file holds the journal as it was then: started from it, seq still goes on above the last handed out.
+    await connection.command(['BGREWRITEAOF'])
+    await vi.waitFor(async () => expect(String(await connection.command(['INFO', 'persistence']))).toMatch(/aof_rewrite_in_progress:0[\s\S]*aof_rewrite_scheduled:0/), { timeout: 10_000, interval: 50 })
+    await journal.record('a', record('/pets/after-rewrite'))
+    expect(await seqs(journal)).toEqual([SEQ_AHEAD + 2, SEQ_AHEAD + 3])
+    await restarted(connection)
+    expect(await seqs(journal)).toEqual([SEQ_AHEAD + 2])
+    await journal.record('a', record('/pets/after-second-restart'))
+    const [, last] = await seqs(journal)
+    expect(last).toBeGreaterThan(SEQ_AHEAD + 3)
   })
 })
