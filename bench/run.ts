@@ -81,10 +81,10 @@ for (const figure of await measureResponsiveness()) {
 }
 
 console.log('\n## One fake shared by teams: GET /healthz every 5 ms while they read what is heaviest to read (`npm run bench:shared`)\n')
-console.log('| while | fake /healthz p50 / p99 / longest ms | bare p50 / p99 / longest ms | target |\n|---|---:|---:|---:|')
-for (const { work, fake, bare } of await measureSharedFake(QUICK ? 1 : 3)) {
-  console.log(`| ${work} | ${fixed(fake.p50, 1)} / **${fixed(fake.p99, 1)}** / ${fixed(fake.max, 1)} | ${fixed(bare.p50, 1)} / ${fixed(bare.p99, 1)} / ${fixed(bare.max, 1)} | p99 ≤ ${LOOP_BUDGET_MS} |`)
-  verdict(`/healthz p99 while ${work} ≤ ${LOOP_BUDGET_MS} ms`, `${fixed(fake.p99)} ms`, fake.p99 <= LOOP_BUDGET_MS)
+console.log('| store | while | fake /healthz p50 / p99 / longest ms | bare p50 / p99 / longest ms | target |\n|---|---|---:|---:|---:|')
+for (const { store, work, fake, bare } of await measureSharedFake(QUICK ? 1 : 3)) {
+  console.log(`| ${store} | ${work} | ${fixed(fake.p50, 1)} / **${fixed(fake.p99, 1)}** / ${fixed(fake.max, 1)} | ${fixed(bare.p50, 1)} / ${fixed(bare.p99, 1)} / ${fixed(bare.max, 1)} | p99 ≤ ${LOOP_BUDGET_MS} |`)
+  verdict(`/healthz p99 (${store}) while ${work} ≤ ${LOOP_BUDGET_MS} ms`, `${fixed(fake.p99)} ms`, fake.p99 <= LOOP_BUDGET_MS)
 }
 
 console.log('\n## Start-up: spawn to the first 200 from GET /v1/pets (default fixture)\n')

@@ -91,6 +91,16 @@ export function scrubberOfRequest(request: { readonly headers: Fields; readonly 
 
 const keepText: Scrubber = (text) => text
 
+/** The most characters a spelling takes for one character of a credential: a 4-byte one percent-encoded. */
+const SPELLING_CHARS_PER_CHAR = 12
+
+/** How many characters the longest spelling of a request's credentials can take; 0 when it carries none. */
+export function spellingReach(request: { readonly headers: Fields; readonly search: string }): number {
+  let longest = 0
+  for (const credential of knownCredentials(request)?.credentials ?? []) longest = Math.max(longest, credential.length)
+  return longest * SPELLING_CHARS_PER_CHAR
+}
+
 function redactWhole(text: string): string {
   return text === '' ? text : REDACTED
 }
@@ -183,11 +193,40 @@ export function createScrubber(credentials: readonly (string | undefined)[]): Sc
   // Longest first, so a credential that contains another is replaced whole.
   const given = [...new Set(credentials)].filter((credential): credential is string => credential !== undefined && credential !== '').sort((a, b) => b.length - a.length)
   if (given.length === 0) return (text) => text
-  const anywhere = given.filter((credential) => credential.length >= ANYWHERE_FROM).map(spellings)
+  // Spellings of the long ones, longest first, each replaced as a string: no pattern to make.
+  const long = [...new Set(given.filter((credential) => credential.length > MIXED_UP_TO).flatMap(wholeSpellings))].sort((a, b) => b.length - a.length)
+  const anywhere = given.filter((credential) => credential.length >= ANYWHERE_FROM && credential.length <= MIXED_UP_TO).map(spellings)
   const short = given.filter((credential) => credential.length < ANYWHERE_FROM).map(spellings)
   const whole = short.length === 0 ? [] : [`(?<![${WORD_CHARS}])(?:${short.join('|')})(?![${WORD_CHARS}])`]
-  const pattern = new RegExp([...anywhere, ...whole].join('|'), 'g')
-  return (text) => text.replace(pattern, REDACTED)
+  const parts = [...anywhere, ...whole]
+  const pattern = parts.length === 0 ? undefined : new RegExp(parts.join('|'), 'g')
+  return (text) => {
+    let scrubbed = text
+    for (const spelling of long) scrubbed = scrubbed.replaceAll(spelling, REDACTED)
+    return pattern === undefined ? scrubbed : scrubbed.replace(pattern, REDACTED)
+  }
+}
+
+/**
+ * The longest credential matched in spellings mixed character by character. A pattern of a form
+ * per character grows with the credential: one of 4,096 characters took 105 ms to make and match
+ * once, one of 8,192 overflowed V8's stack. A longer one (a JWT, a made-up 15 KB test key) is
+ * replaced in each of its whole spellings as plain strings (`wholeSpellings`), nothing to compile.
+ */
+export const MIXED_UP_TO = 64
+
+/**
+ * The whole spellings of `credential`: as written; percent-encoded as `encodeURIComponent` does,
+ * and with its `!'()*~` encoded too, each in upper- and lower-case hex and with `+` for a space (a
+ * form); JSON-escaped, with `/` as written or as `\/`. Not mixtures of them: long credentials
+ * (base64url, JWTs) are mostly characters no encoding touches.
+ */
+function wholeSpellings(credential: string): string[] {
+  const encoded = encodeURIComponent(credential)
+  const strict = encoded.replace(/[!'()*~]/g, (char) => `%${(char.codePointAt(0) ?? 0).toString(16).toUpperCase()}`)
+  const cases = [encoded, strict].flatMap((form) => [form, form.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())])
+  const json = JSON.stringify(credential).slice(1, -1)
+  return [credential, ...cases, ...cases.map((form) => form.replaceAll('%20', '+')), json, json.replaceAll('/', '\\/')]
 }
 
 /** A pattern of every spelling of `credential`: each character in any of its forms. */

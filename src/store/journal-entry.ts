@@ -1,4 +1,4 @@
-import { authSchemeOf, CREDENTIAL_HEADER, REDACTED, redactQuery, type Scrubber, scrubberOfRequest } from '../service/credentials.js'
+import { authSchemeOf, CREDENTIAL_HEADER, REDACTED, redactQuery, type Scrubber, scrubberOfRequest, spellingReach } from '../service/credentials.js'
 import type { Fields, PlainRequest, PlainResponse } from '../service/http.js'
 
 /**
@@ -101,9 +101,13 @@ export type EntryParts = {
   readonly headers: Fields
   /** The request's first `BODY_LIMIT` bytes. */
   readonly body: Uint8Array | undefined
+  /** Whether the request's body was longer than `body`. */
+  readonly bodyCut: boolean
   readonly responseHeaders: Fields | undefined
   /** The answer's text (cut when shown), or its first `BODY_LIMIT` characters' bytes. */
   readonly responseBody: string | Uint8Array | undefined
+  /** Whether the answer was longer than `BODY_LIMIT` characters. */
+  readonly responseCut: boolean
 }
 
 /** A record's parts as they are: what a journal kept elsewhere (in Redis) scrubs and writes at once. */
@@ -123,8 +127,10 @@ export function partsOf(record: JournalRecord, seq: number): EntryParts {
     delayMs: record.delayMs,
     headers: request.headers,
     body: request.body?.subarray(0, BODY_LIMIT),
+    bodyCut: (request.body?.length ?? 0) > BODY_LIMIT,
     responseHeaders: response?.headers,
     responseBody: response?.body,
+    responseCut: (response?.body?.length ?? 0) > BODY_LIMIT,
   }
 }
 
@@ -150,12 +156,23 @@ export function toEntry(parts: EntryParts): JournalEntry {
     delayMs: parts.delayMs,
     headers: shownHeaders(parts.headers, scrub),
   }
-  const withBody = parts.body === undefined ? shown : { ...shown, body: scrub(decoder.decode(parts.body)) }
+  const reach = spellingReach(parts)
+  const withBody = parts.body === undefined ? shown : { ...shown, body: scrubbedStart(decoder.decode(parts.body), parts.bodyCut, scrub, reach) }
   if (parts.responseHeaders === undefined) return withBody
   const { responseBody } = parts
   const text = typeof responseBody === 'string' ? responseBody.slice(0, BODY_LIMIT) : responseBody === undefined ? undefined : decoder.decode(responseBody)
-  const response: JournalResponse = { headers: shownHeaders(parts.responseHeaders, scrub), ...(text === undefined ? {} : { body: scrub(text) }) }
+  const response: JournalResponse = { headers: shownHeaders(parts.responseHeaders, scrub), ...(text === undefined ? {} : { body: scrubbedStart(text, parts.responseCut, scrub, reach) }) }
   return { ...withBody, response }
+}
+
+/**
+ * The start of a longer text, scrubbed. A credential the cut split is not whole in it, and no
+ * scrubber knows a part of one: the end of the text, as far back as the longest spelling of the
+ * request's credentials could start (`reach`), goes too.
+ */
+function scrubbedStart(text: string, cut: boolean, scrub: Scrubber, reach: number): string {
+  const scrubbed = scrub(text)
+  return cut && reach > 0 ? scrubbed.slice(0, Math.max(0, scrubbed.length - reach + 1)) : scrubbed
 }
 
 function shownHeaders(fields: Fields, scrub: Scrubber): Fields {

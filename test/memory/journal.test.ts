@@ -160,6 +160,23 @@ it('keeps a credential out of the answer shown: by header name as in the request
   })
 })
 
+it('leaves no part of a credential that the cut at BODY_LIMIT split: the end a spelling of it could start in goes, in the body and the answer; an uncut one stays whole', () => {
+  const journal = createJournal(10)
+  const key = 'split-key-0123456789'
+  // Twelve characters of spelling a character at most (a 4-byte one percent-encoded), of the longest credential: the header's value.
+  const reach = `Bearer ${key}`.length * 12
+  const straddling = `${'a'.repeat(BODY_LIMIT - 8)}${key}${'z'.repeat(100)}`
+  const sent = { ...request('/pets', { authorization: `Bearer ${key}` }, new TextEncoder().encode(straddling)), search: '' }
+  journal.record({ request: sent, receivedAt: 0, tenant: null, status: 200, forced: false, outcome: 'answered', delayMs: 0, response: { status: 200, headers: {}, body: straddling } })
+  const whole = `${'a'.repeat(BODY_LIMIT - key.length)}${key}`
+  journal.record({ request: { ...sent, body: new TextEncoder().encode(whole) }, receivedAt: 0, tenant: null, status: 200, forced: false, outcome: 'answered', delayMs: 0, response: { status: 200, headers: {}, body: whole } })
+  const [cut, uncut] = entriesOf(journal)
+  expect(cut?.body).toBe('a'.repeat(BODY_LIMIT - reach + 1))
+  expect(cut?.response?.body).toBe('a'.repeat(BODY_LIMIT - reach + 1))
+  expect(uncut?.body).toBe(`${'a'.repeat(BODY_LIMIT - key.length)}[redacted]`)
+  expect(uncut?.response?.body).toBe(`${'a'.repeat(BODY_LIMIT - key.length)}[redacted]`)
+})
+
 it('says who chose each answer', () => {
   const journal = createJournal(10)
   for (const outcome of ['answered', 'prefer', 'forced', 'delayed', 'dropped'] as const) {

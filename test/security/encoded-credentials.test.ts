@@ -57,6 +57,21 @@ describe('a key repeated percent-encoded, with + for a space, or JSON-escaped', 
     expect(cli.stdout()).toMatch(format === 'json' ? /"path":"\/v1\/pets\/\[redacted\]"/ : /GET \/v1\/pets\/\[redacted\] 400/)
   })
 
+  it('is scrubbed from a journal of 15 KB keys of 1,500 words (their pattern once overflowed V8 and failed the read with a 500)', async () => {
+    const { cli, origin, base } = await startServing(['serve', '--port', '0'], running)
+    const keys = [1, 2, 3].map((request) => Array.from({ length: 1500 }, (_, word) => (request * 7919 + word * 104_729).toString(36)).join(' ').slice(0, 15_000))
+    const headers = (key: string) => ({ authorization: 'Bearer journal-team', 'x-api-key': key, 'content-type': 'application/json' })
+    for (const key of keys) await (await fetch(`${base}/pets`, { method: 'POST', headers: headers(key), body: JSON.stringify({ name: 'Rex', tags: [{ name: key }] }) })).arrayBuffer()
+    const read = await fetch(`${origin}/__control/journal`, { headers: { authorization: 'Bearer journal-team' } })
+    const journal = await read.text()
+    expect(read.status).toBe(200)
+    const entries = (JSON.parse(journal) as { entries: { path: string; body: string }[] }).entries
+    // Each body held the key past the 4,096 characters kept: the part kept goes with it.
+    expect(entries.map((entry) => [entry.path, entry.body])).toEqual(keys.map(() => ['/v1/pets', '']))
+    for (const key of keys) expect(journal).not.toContain(key.slice(0, 40))
+    expect(await stopCli(cli)).toBe(0)
+  })
+
   it('reaches none of the proxy\'s outputs: log lines, journal, violations, reports, recording', async () => {
     const service: IndependentService = await startIndependentService({ keys: [KEY], seeded: 3 })
     try {

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { authSchemeOf, createScrubber, credentialsOf, MAX_CREDENTIAL_WORDS, MAX_CREDENTIALS, RECENT_CREDENTIALS, REDACTED, scrubRequestText } from '../../src/service/credentials.js'
+import { authSchemeOf, createScrubber, credentialsOf, MAX_CREDENTIAL_WORDS, MAX_CREDENTIALS, MIXED_UP_TO, RECENT_CREDENTIALS, REDACTED, scrubRequestText } from '../../src/service/credentials.js'
 
 it('knows every credential a request carried: a credential header whole and each word after its scheme, each cookie, each credential-like query value', () => {
   const found = credentialsOf({
@@ -112,4 +112,28 @@ it('scrubs a log line\'s path of a key it repeats percent-encoded, whatever the 
   expect(scrubRequestText('/v1/pets/tilde%7ekey%7E0123456', request)).toBe(`/v1/pets/${REDACTED}`)
   expect(scrubRequestText('/v1/pets/tilde%7Ekey%7e0123456', request)).toBe(`/v1/pets/${REDACTED}`)
   expect(scrubRequestText('/v1/pets/a%20b', request)).toBe('/v1/pets/a%20b')
+})
+
+it(`scrubs a credential longer than ${MIXED_UP_TO} characters in each whole spelling, up to a 16 KB one, at once; one of ${MIXED_UP_TO} still in mixed spellings`, () => {
+  // A key of 1,500 words (15 KB), as a test makes up: its per-character pattern overflowed V8's stack.
+  const long = Array.from({ length: 1500 }, (_, word) => `w${(word * 104_729).toString(36)}~(x)`).join(' ').slice(0, 15_000)
+  const made = performance.now()
+  const scrub = createScrubber([long])
+  const spelled = [
+    long,
+    encodeURIComponent(long),
+    encodeURIComponent(long).toLowerCase(),
+    new URLSearchParams({ ref: long }).toString().slice('ref='.length),
+    new URLSearchParams({ ref: long }).toString().slice('ref='.length).toLowerCase(),
+    encodeURIComponent(long).replace(/[~()]/g, (char) => `%${char.charCodeAt(0).toString(16)}`),
+    JSON.stringify(long).slice(1, -1),
+  ]
+  for (const text of spelled) expect(scrub(`<${text}>`)).toBe(`<${REDACTED}>`)
+  expect(performance.now() - made).toBeLessThan(1000)
+  expect(scrub(`<${long.slice(1)}>`)).toBe(`<${long.slice(1)}>`)
+  // At the bound, mixed spellings as for any shorter key; one past it, whole spellings.
+  const atBound = `tilde~${'k'.repeat(MIXED_UP_TO - 6)}`
+  expect(atBound).toHaveLength(MIXED_UP_TO)
+  expect(createScrubber([atBound])(`/${atBound.replace('~', '%7e')}`)).toBe(`/${REDACTED}`)
+  expect(createScrubber([`${atBound}k`])(`/${encodeURIComponent(`${atBound}k`).replace('~', '%7e')}`)).toBe(`/${REDACTED}`)
 })
