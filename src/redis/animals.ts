@@ -57,14 +57,16 @@ ${LUA_ABOVE}
 local function create(k, a)
   local n = (#a - 3) / 3
   local s = ${PET_STATUSES.length}
-  local last = redis.call('GET', k[3]) or '0'
+  local held = redis.call('MGET', k[3], k[5 + s], k[6 + s])
+  local last = held[1] or '0'
   if above(last, a[3]) then return {'no_ids'} end
-  local total = tonumber(redis.call('GET', k[5 + s]) or '0')
-  local chars = tonumber(redis.call('GET', k[6 + s]) or '0')
+  local total = tonumber(held[2] or '0')
+  local chars = tonumber(held[3] or '0')
   local ids, length = {}, 0
   for i = 1, n do
-    redis.call('INCR', k[3])
-    ids[i] = redis.call('GET', k[3]) -- INCR's reply is a double in Lua: inexact past 2^53
+    local id = redis.call('INCR', k[3])
+    -- INCR's reply is a double in Lua: exact below 2^53, read back as Redis's text past it.
+    ids[i] = (id > -9007199254740992 and id < 9007199254740992) and string.format('%.0f', id) or redis.call('GET', k[3])
     length = length + tonumber(a[3 * i + 2]) + #ids[i]
   end
   if total + n > tonumber(a[1]) or chars + length > tonumber(a[2]) then

@@ -19,9 +19,9 @@ import { redisTenants } from './tenants.js'
 // or was loaded again), nothing is done and the epoch is answered; when a version moved, nothing
 // is done. A rule that runs out moves its scope's version.
 const STEP = `${LUA_MOVE}
-local epoch = redis.call('GET', KEYS[8])
-if epoch ~= ARGV[4] then return {'epoch', epoch} end
-if (redis.call('GET', KEYS[1]) or '0') ~= ARGV[1] or (redis.call('GET', KEYS[2]) or '0') ~= ARGV[2] then return {'stale'} end
+local known = redis.call('MGET', KEYS[8], KEYS[1], KEYS[2])
+if known[1] ~= ARGV[4] then return {'epoch', known[1]} end
+if (known[2] or '0') ~= ARGV[1] or (known[3] or '0') ~= ARGV[2] then return {'stale'} end
 local moved = 0
 if ARGV[3] ~= '' then
   local left = redis.call('HGET', KEYS[5], ARGV[3])

@@ -193,18 +193,35 @@ export function createScrubber(credentials: readonly (string | undefined)[]): Sc
   // Longest first, so a credential that contains another is replaced whole.
   const given = [...new Set(credentials)].filter((credential): credential is string => credential !== undefined && credential !== '').sort((a, b) => b.length - a.length)
   if (given.length === 0) return (text) => text
-  // Spellings of the long ones, longest first, each replaced as a string: no pattern to make.
-  const long = [...new Set(given.filter((credential) => credential.length > MIXED_UP_TO).flatMap(wholeSpellings))].sort((a, b) => b.length - a.length)
-  const anywhere = given.filter((credential) => credential.length >= ANYWHERE_FROM && credential.length <= MIXED_UP_TO).map(spellings)
-  const short = given.filter((credential) => credential.length < ANYWHERE_FROM).map(spellings)
-  const whole = short.length === 0 ? [] : [`(?<![${WORD_CHARS}])(?:${short.join('|')})(?![${WORD_CHARS}])`]
-  const parts = [...anywhere, ...whole]
-  const pattern = parts.length === 0 ? undefined : new RegExp(parts.join('|'), 'g')
-  return (text) => {
-    let scrubbed = text
-    for (const spelling of long) scrubbed = scrubbed.replaceAll(spelling, REDACTED)
-    return pattern === undefined ? scrubbed : scrubbed.replace(pattern, REDACTED)
+  const each = given.map(scrubberOfCredential)
+  return each.length === 1 ? (each[0] as Scrubber) : (text) => each.reduce((scrubbed, scrub) => scrub(scrubbed), text)
+}
+
+/**
+ * The scrubbers of credentials up to `MIXED_UP_TO` characters, by credential: each is a pattern
+ * that takes about a millisecond to make, and requests that carry different sets of credentials
+ * mostly share some (a team's key beside a request's own token). At most `RECENT_CREDENTIALS`.
+ */
+const credentialScrubbers = new Map<string, Scrubber>()
+
+/** One credential's scrubber: a pattern of its mixed spellings, or the plain strings of a long one's whole spellings. */
+function scrubberOfCredential(credential: string): Scrubber {
+  if (credential.length > MIXED_UP_TO) {
+    // Made afresh each time (a few hundred microseconds for 15 KB): kept, a long credential's
+    // spellings would hold megabytes. The set flattens each once (a search with a string built by
+    // concatenation flattened it on every text: 6 ms an entry of a journal read, mostly collection).
+    const forms = [...new Set(wholeSpellings(credential))].sort((a, b) => b.length - a.length)
+    return (text) => forms.reduce((scrubbed, form) => scrubbed.replaceAll(form, REDACTED), text)
   }
+  let found = credentialScrubbers.get(credential)
+  if (found === undefined) {
+    if (credentialScrubbers.size >= RECENT_CREDENTIALS) credentialScrubbers.clear()
+    const spelled = spellings(credential)
+    const pattern = new RegExp(credential.length >= ANYWHERE_FROM ? spelled : `(?<![${WORD_CHARS}])(?:${spelled})(?![${WORD_CHARS}])`, 'g')
+    found = (text) => text.replace(pattern, REDACTED)
+    credentialScrubbers.set(credential, found)
+  }
+  return found
 }
 
 /**
