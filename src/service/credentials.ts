@@ -207,11 +207,12 @@ const credentialScrubbers = new Map<string, Scrubber>()
 /** One credential's scrubber: a pattern of its mixed spellings, or the plain strings of a long one's whole spellings. */
 function scrubberOfCredential(credential: string): Scrubber {
   if (credential.length > MIXED_UP_TO) {
-    // Made afresh each time (a few hundred microseconds for 15 KB): kept, a long credential's
-    // spellings would hold megabytes. The set flattens each once (a search with a string built by
+    // Made afresh for each request (kept, a long credential's spellings would hold megabytes), and
+    // only for a text that can hold one: no spelling is shorter than the credential, and most texts
+    // (a path, a header) are. The set flattens each once (a search with a string built by
     // concatenation flattened it on every text: 6 ms an entry of a journal read, mostly collection).
-    const forms = [...new Set(wholeSpellings(credential))].sort((a, b) => b.length - a.length)
-    return (text) => forms.reduce((scrubbed, form) => scrubbed.replaceAll(form, REDACTED), text)
+    const forms = lazily(() => [...new Set(wholeSpellings(credential))].sort((a, b) => b.length - a.length))
+    return (text) => (text.length < credential.length ? text : forms().reduce((scrubbed, form) => scrubbed.replaceAll(form, REDACTED), text))
   }
   let found = credentialScrubbers.get(credential)
   if (found === undefined) {
@@ -241,7 +242,8 @@ export const MIXED_UP_TO = 64
 function wholeSpellings(credential: string): string[] {
   const encoded = encodeURIComponent(credential)
   const strict = encoded.replace(/[!'()*~]/g, (char) => `%${(char.codePointAt(0) ?? 0).toString(16).toUpperCase()}`)
-  const cases = [encoded, strict].flatMap((form) => [form, form.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())])
+  // Lower-case hex only where an escape has a letter (a key of spaces alone is all `%20`).
+  const cases = [encoded, strict].flatMap((form) => (/%[0-9A-F]?[A-F]/.test(form) ? [form, form.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())] : [form]))
   const json = JSON.stringify(credential).slice(1, -1)
   return [credential, ...cases, ...cases.map((form) => form.replaceAll('%20', '+')), json, json.replaceAll('/', '\\/')]
 }
