@@ -38,13 +38,16 @@ export const SEQ_AHEAD = 10_000
 // so keeping an entry costs no disk write, nor, under appendfsync always, a flush that the request
 // would wait for (docs/deploy.md). Only the ceiling of seq is written to disk, once per SEQ_AHEAD
 // entries: when Redis has started again (another run id), seq goes on from the ceiling, above
-// every seq handed out before, even from an older copy of the journal (a rewritten file).
+// every seq handed out before, even from an older copy of the journal (a rewritten file). A user
+// that may not run INFO (an ACL without @dangerous) has no run id: seq then goes on from the
+// ceiling when its own key is gone (a restart from a file not rewritten since).
 // KEYS: seq, ceiling, the run id seq was drawn under.
 const LUA_NEXT_SEQ = `
 redis.set_repl(redis.REPL_REPLICA)
 local function next_seq(n)
-  local run = string.match(redis.call('INFO', 'server'), 'run_id:(%x+)')
-  if redis.call('GET', KEYS[3]) ~= run then
+  local info = redis.pcall('INFO', 'server')
+  local run = type(info) == 'string' and string.match(info, 'run_id:(%x+)') or 'unknown'
+  if redis.call('GET', KEYS[3]) ~= run or not redis.call('GET', KEYS[1]) then
     local behind = tonumber(redis.call('GET', KEYS[2]) or '0') - tonumber(redis.call('GET', KEYS[1]) or '0')
     if behind > 0 then redis.call('INCRBY', KEYS[1], behind) end
     redis.call('SET', KEYS[3], run)

@@ -179,7 +179,8 @@ const WORD_CHARS = 'A-Za-z0-9\\-._~'
 
 /**
  * A scrubber that replaces each credential with `[redacted]` in every spelling a request may
- * repeat it in, character by character and mixed: as written, percent-encoded in either case
+ * repeat it in, character by character and mixed (up to `MIXED_UP_TO` characters; a longer one
+ * in each of its whole spellings): as written, percent-encoded in either case
  * (`%7e`, `%7E`), `+` for a space, and JSON-escaped (`\\u007e`, `\\"`); anywhere when it has 8
  * characters or more, as a whole word when shorter. Empty and missing ones are skipped. Apply it to
  * what came from outside (values, paths, records), not to prose of our own. Past

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import { type JournalFilter, readJournalPage } from '../../src/fake/journal-reader.js'
 import { nextTurn } from '../../src/fake/next-turn.js'
-import type { RedisConnection } from '../../src/redis/connection.js'
+import { connectRedis, type RedisConnection } from '../../src/redis/connection.js'
 import { READ_BYTES, redisJournal, SEQ_AHEAD } from '../../src/redis/journal.js'
 import { sharedKeys } from '../../src/redis/keys.js'
 import { REDACTED } from '../../src/service/credentials.js'
@@ -207,5 +207,22 @@ describe.skipIf(!hasRedis)("the journal and Redis's append-only file", () => {
     await journal.record('a', record('/pets/after-second-restart'))
     const [, last] = await seqs(journal)
     expect(last).toBeGreaterThan(SEQ_AHEAD + 3)
+  })
+
+  it('keeps and numbers entries for a Redis user that may not run INFO (an ACL without @dangerous)', async () => {
+    const admin = await harness.connect()
+    await admin.command(['ACL', 'SETUSER', 'no-info', 'on', '>no-info-pass', '~*', '&*', '+@all', '-@dangerous'])
+    const url = new URL(harness.redis().url)
+    url.username = 'no-info'
+    url.password = 'no-info-pass'
+    const limited = await connectRedis({ url: url.toString(), timeoutMs: 2000 })
+    try {
+      await expect(limited.command(['INFO', 'server'])).rejects.toThrow(/NOPERM/)
+      const journal = journalOver(limited, 'acl:')
+      for (let i = 1; i <= 3; i++) await journal.record('a', record(`/pets/acl-${i}`))
+      expect(await seqs(journal)).toEqual([1, 2, 3])
+    } finally {
+      await limited.close()
+    }
   })
 })
