@@ -156,7 +156,8 @@ export function toEntry(parts: EntryParts): JournalEntry {
     delayMs: parts.delayMs,
     headers: shownHeaders(parts.headers, scrub),
   }
-  const reach = spellingReach(parts)
+  // Only a cut text needs it (most are not cut, and the journal over Redis makes every entry at once).
+  const reach = parts.bodyCut || parts.responseCut ? spellingReach(parts) : 0
   const withBody = parts.body === undefined ? shown : { ...shown, body: scrubbedStart(decoder.decode(parts.body), parts.bodyCut, scrub, reach) }
   if (parts.responseHeaders === undefined) return withBody
   const { responseBody } = parts
