@@ -28,7 +28,8 @@ function pinned(command: readonly string[]): ChildProcess {
   return spawn(TASKSET[0] as string, [...TASKSET.slice(1), ...command], { stdio: 'ignore' })
 }
 
-const stopChild = (child: ChildProcess): Promise<void> =>
+/** Stops a child with SIGTERM and waits for it to exit. */
+export const stopChild = (child: ChildProcess): Promise<void> =>
   new Promise((resolve) => {
     if (child.exitCode !== null) return resolve()
     child.once('exit', () => resolve())

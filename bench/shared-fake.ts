@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { BARE, CLI, pinLoadHere, startProcess, type ServerProcess } from './processes.js'
-import { startRedis } from './redis-store.js'
+import { startRedis, stopChild } from './redis-store.js'
 import { percentile, sampleDuring } from './responsiveness.js'
 
 /** The longest /healthz may wait at p99 while the others read: the event loop's budget. */
@@ -107,10 +107,7 @@ export async function measureSharedFake(rounds = 3): Promise<SharedFigure[]> {
   try {
     figures.push(...(await measureOne('Redis', () => serve(['--store', redis.url], { ANIMALS_MOCK_STORE_SECRET: randomBytes(32).toString('hex') }), rounds)))
   } finally {
-    await new Promise((resolve) => {
-      redis.child.once('exit', resolve)
-      redis.child.kill('SIGTERM')
-    })
+    await stopChild(redis.child)
     rmSync(dir, { recursive: true, force: true })
   }
   return figures

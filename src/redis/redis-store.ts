@@ -189,7 +189,8 @@ function stepOf(operation: Operation | undefined, own: StoreKeys, { shared, limi
     case undefined:
       return { keys: [], args: [], found: () => ({ kind: 'none' }) }
     case 'list':
-      return { keys: [operation.status === undefined ? own.order : own.status(operation.status), own.animal], args: [String(operation.limit)], found: (texts) => ({ kind: 'list', json: `[${texts.join(',')}]` }) }
+      // The texts are joined here; an index member without its animal (none: one script writes both) is left out, not written as an empty element.
+      return { keys: [operation.status === undefined ? own.order : own.status(operation.status), own.animal], args: [String(operation.limit)], found: (texts) => ({ kind: 'list', json: `[${texts.filter((text) => typeof text === 'string').join(',')}]` }) }
     case 'get':
       return { keys: [own.animal], args: [memberOf(operation.id)], found: ([json]) => ({ kind: 'get', id: operation.id, json: typeof json === 'string' ? json : undefined }) }
     case 'create': {
