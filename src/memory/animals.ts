@@ -7,7 +7,7 @@ import { parse } from 'lossless-json'
 import { type Int64, type NewPet, type Pet, PET_STATUSES, type PetStatus } from '../spec/animals-service.js'
 import type { Counts, Created, NoRoom, Refusal } from '../store/port.js'
 import { addToIndex, type AnimalIndex, countsOf, emptyIndex, textOf, textsOf } from './animal-index.js'
-import { createListCache } from './list-cache.js'
+import { createListCache } from '../store/list-cache.js'
 
 /**
  * Animals prepared for a store: sorted by id and serialised once. Stores made from the same set
@@ -126,7 +126,7 @@ export function openStore(options: StoreOptions = {}): Result<Store, NoRoom> {
   let initial = toAnimalSet(options.initial ?? [])
   const statuses = options.statuses ?? PET_STATUSES
   const budget = options.budget ?? createBudget({ maxAnimals: Number.POSITIVE_INFINITY, maxTextChars: Number.POSITIVE_INFINITY })
-  const lists = createListCache(budget)
+  const lists = createListCache<number>(budget)
   // The characters of texts this store made itself (created, loaded): the initial set's are shared.
   let ownChars = 0
   let index = emptyIndex(statuses)

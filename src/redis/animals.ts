@@ -133,14 +133,15 @@ const ROOM = `${LUA_ROOM}
 return room(KEYS, ARGV) or {'fits'}`
 
 // KEYS: the store's sets (animals, order, each status), then the same loading keys, then last,
-// the store's characters, every store's animals and characters, the stores of keys. ARGV: how many
+// the store's characters, every store's animals and characters, the stores of keys, the store's
+// data and the data's clock. ARGV: how many
 // sets, the highest id, how many animals are loaded and their characters, the most animals and
 // characters of every store; for a store of a key also its label, the time, the most stores, and
 // `adopt` (make it unless in use) or `renew` (back to the animals given if still in use, else nothing).
 const SWAP = `${LUA_ABOVE}
 ${LUA_ROOM}
 local n = tonumber(ARGV[1])
-local last, chars_key, total_key, all_chars_key, stores = KEYS[2 * n + 1], KEYS[2 * n + 2], KEYS[2 * n + 3], KEYS[2 * n + 4], KEYS[2 * n + 5]
+local last, chars_key, total_key, all_chars_key, stores, data, clock = KEYS[2 * n + 1], KEYS[2 * n + 2], KEYS[2 * n + 3], KEYS[2 * n + 4], KEYS[2 * n + 5], KEYS[2 * n + 6], KEYS[2 * n + 7]
 local function discard() for i = n + 1, 2 * n do redis.call('DEL', KEYS[i]) end end
 if ARGV[7] then
   local used = redis.call('ZSCORE', stores, ARGV[7])
@@ -175,6 +176,8 @@ redis.call('SET', chars_key, ARGV[4])
 local highest = redis.call('GET', last) or '0'
 if ARGV[2] ~= '' and above(ARGV[2], highest) then redis.call('SET', last, ARGV[2]) elseif not redis.call('GET', last) then redis.call('SET', last, '0') end
 if ARGV[7] then redis.call('ZADD', stores, ARGV[8], ARGV[7]) end
+-- Every list answer a replica keeps of the store before the load is now of another revision.
+redis.call('SET', data, redis.call('INCR', clock))
 return {'swapped'}`
 
 /** How a store is swapped in: plainly (the shared store), or as a store of a key made unless in use, or renewed if still in use. */
@@ -213,7 +216,7 @@ export function redisAnimals(options: RedisAnimalsOptions): RedisAnimals {
     try {
       for (const chunk of load.chunks) await writeChunk(call, loading, chunk)
       const modeArgs = mode.kind === 'plain' ? [] : [mode.label, String(mode.at), String(mode.maxStores), mode.kind]
-      const reply = (await call.script(SWAP, [...setsOf(keys), ...loading, keys.last, keys.chars, shared.animals, shared.chars, shared.stores], [String(loading.length), load.highest, String(load.count), String(load.chars), String(limits.maxAnimals), String(limits.maxTextChars), ...modeArgs])) as [Swapped | 'no_room', number?, number?, number?]
+      const reply = (await call.script(SWAP, [...setsOf(keys), ...loading, keys.last, keys.chars, shared.animals, shared.chars, shared.stores, keys.data, shared.dataClock], [String(loading.length), load.highest, String(load.count), String(load.chars), String(limits.maxAnimals), String(limits.maxTextChars), ...modeArgs])) as [Swapped | 'no_room', number?, number?, number?]
       return reply[0] === 'no_room' ? noRoom(load.count, reply[1], reply[2], reply[3]) : reply[0]
     } catch (error) {
       // Nothing half-written stays: the keys of a replacement that did not swap go (or expire).

@@ -11,6 +11,9 @@ export const DEFAULT_PREFIX = 'animals-mock:'
  * - `order`, and `status:<status>` for each PetStatus, sorted sets of the members, every score 0, so
  *   that Redis orders them by their text: a member is written so that its text orders as its id;
  * - `last`, the last id handed out; `chars`, the characters of the animals' texts the store holds;
+ * - `data`, moved on by every load of the store (fixture, snapshot, reset), to the next value of
+ *   `dataClock`: with `last`, which every creation moves on, the revision a replica's kept list
+ *   answers are checked against;
  * - `rules`, a hash of each forced rule by id, `left`, what each rule with `times` has left,
  *   `latency`, the scope's latency, and `version`, moved on by every change of the three.
  */
@@ -22,6 +25,7 @@ export function storeKeys(prefix: string, label: string) {
     status: (status: string) => `${base}status:${status}`,
     last: `${base}last`,
     chars: `${base}chars`,
+    data: `${base}data`,
     rules: `${base}rules`,
     left: `${base}left`,
     latency: `${base}latency`,
@@ -51,6 +55,8 @@ export function sharedKeys(prefix: string) {
      * (`loading:…` meanwhile), and again whenever a replica finds the data gone and loads it again.
      */
     started: `${prefix}started`,
+    /** What every load of a store draws its `data` from, so that no store's `data` is ever seen twice. */
+    dataClock: `${prefix}data:clock`,
     /** What `/healthz` writes, to know that Redis takes writes. */
     health: `${prefix}health`,
     ruleIds: `${prefix}rules:last`,

@@ -3,11 +3,13 @@ import { definedOnly } from '../service/defined-only.js'
 import { fail, mapped, ok, type Result } from '../service/http.js'
 import type { Pet } from '../spec/animals-service.js'
 import { type Found, type NoRoom, type Operation, STALE, type StorePort, type Taken } from '../store/port.js'
+import { jsonArray } from '../store/list-cache.js'
 import { EVERY_STORE, type ScopeView, SHARED_STORE } from '../store/scope.js'
 import { createdOf, creation, LUA_CREATE, prepareLoad, redisAnimals } from './animals.js'
 import type { RedisCall } from './connection.js'
 import { type DataEpoch, dataEpoch } from './epoch.js'
 import { redisJournal } from './journal.js'
+import { type KeptLists, keptLists } from './kept-lists.js'
 import { memberOf, type SharedKeys, sharedKeys, type StoreKeys, storeKeys } from './keys.js'
 import { LUA_MOVE, type RedisRules, redisRules } from './rules.js'
 import { redisTenants } from './tenants.js'
@@ -39,11 +41,16 @@ end
 
 const STEPS = {
   none: `${STEP}return {moved}`,
-  // KEYS: the set to list, the animals. ARGV: the limit.
+  // KEYS: the set to list, the animals, the store's data and last. ARGV: the limit, the revision of
+  // the answer the replica keeps ('' none). Answers the store's revision ('' without data: a store
+  // no load of this version wrote, whose answers are not kept), then the texts unless it is the one kept.
   list: `${STEP}
+local held = redis.call('MGET', KEYS[11], KEYS[12])
+local revision = held[1] and (held[1] .. ':' .. (held[2] or '')) or ''
+if revision ~= '' and revision == ARGV[6] then return {moved, revision} end
 local members = redis.call('ZRANGE', KEYS[9], 0, tonumber(ARGV[5]) - 1)
-if #members == 0 then return {moved} end
-return {moved, unpack(redis.call('HMGET', KEYS[10], unpack(members)))}`,
+if #members == 0 then return {moved, revision} end
+return {moved, revision, unpack(redis.call('HMGET', KEYS[10], unpack(members)))}`,
   // KEYS: the animals. ARGV: the member.
   get: `${STEP}return {moved, redis.call('HGET', KEYS[9], ARGV[5])}`,
   // KEYS and ARGV: create's (LUA_CREATE).
@@ -105,6 +112,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Redi
   const rules = redisRules(call, prefix, shared, every, options.maxScopes)
   const journal = redisJournal(call, shared, options.journalSize)
   const animals = redisAnimals({ call, keysOf, shared, limits })
+  const lists = keptLists(limits, options.maxScopes)
   const forget = async (label: string): Promise<void> => void (await Promise.all([rules.clear(label), journal.clear(label)]))
   const tenants = isolate === undefined ? undefined : redisTenants({ call, keysOf, shared, animals, fixture, forget, ...isolate })
   // Back to the fixture: a store of a key only while it is in use (one dropped meanwhile stays dropped).
@@ -119,12 +127,13 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Redi
     loadFixture: async () => (tenants === undefined ? mapped(await renew(SHARED_STORE), () => true) : ok(false)),
     forget: () => {
       tenants?.forgetUses()
+      lists.clear()
       rules.moved(every)
     },
     now,
     ...definedOnly({ onLost: options.onLost }),
   })
-  const context: StepContext = { call, keysOf, shared, every, limits, rules, epoch }
+  const context: StepContext = { call, keysOf, shared, every, limits, rules, epoch, lists }
 
   return {
     animals: { ...animals, renew },
@@ -156,6 +165,7 @@ type StepContext = {
   readonly rules: RedisRules
   /** The epoch of the data this replica serves, compared by every step. */
   readonly epoch: DataEpoch
+  readonly lists: KeptLists
 }
 
 /** One request's step in one script: the versions checked, the rule's use counted, the operation done. */
@@ -164,7 +174,7 @@ async function perform(context: StepContext, label: string, view: ScopeView, tak
   const own = keysOf(label)
   // Without a rule taken, the rule keys are the store's own: the script reads them not.
   const scope = keysOf(taken?.scope ?? label)
-  const step = stepOf(operation, own, context)
+  const step = stepOf(operation, label, own, context)
   const keys = [own.version, keysOf(every).version, shared.ruleClock, scope.rules, scope.left, scope.version, shared.ruleCount, shared.started, ...step.keys]
   const args = [view.own.version, view.every.version, taken === undefined ? '' : String(taken.id), context.epoch.current(), ...step.args]
   const [moved, ...found] = (await call.script(STEPS[operation?.kind ?? 'none'], keys, args)) as [number | 'stale' | 'epoch', ...(string | number | null)[]]
@@ -184,13 +194,25 @@ async function perform(context: StepContext, label: string, view: ScopeView, tak
 }
 
 /** What an operation's part of a step's script takes, and what it found from what it answered. */
-function stepOf(operation: Operation | undefined, own: StoreKeys, { shared, limits }: StepContext): { keys: string[]; args: string[]; found: (reply: readonly (string | number | null)[]) => Found } {
+function stepOf(operation: Operation | undefined, label: string, own: StoreKeys, { shared, limits, lists }: StepContext): { keys: string[]; args: string[]; found: (reply: readonly (string | number | null)[]) => Found } {
   switch (operation?.kind) {
     case undefined:
       return { keys: [], args: [], found: () => ({ kind: 'none' }) }
-    case 'list':
-      // The texts are joined here; an index member without its animal (none: one script writes both) is left out, not written as an empty element.
-      return { keys: [operation.status === undefined ? own.order : own.status(operation.status), own.animal], args: [String(operation.limit)], found: (texts) => ({ kind: 'list', json: `[${texts.filter((text) => typeof text === 'string').join(',')}]` }) }
+    case 'list': {
+      const { limit, status } = operation
+      const answers = lists.of(label)
+      // Taken now: the answer the step's reply may say is still the store's, whatever replies come meanwhile.
+      const kept = answers.kept(limit, status)
+      const found = ([revision, ...read]: readonly (string | number | null)[]): Found => {
+        if (kept !== undefined && revision === kept.revision) return { kind: 'list', json: kept.json }
+        // An index member without its animal (none: one script writes both) is left out, not written as an empty element.
+        const texts = read.filter((text) => typeof text === 'string')
+        if (typeof revision !== 'string' || revision === '') return { kind: 'list', json: jsonArray(texts, limit) }
+        lists.makeRoom(label, texts.reduce((chars, text) => chars + text.length + 1, 1))
+        return { kind: 'list', json: answers.json(texts, limit, status, revision) }
+      }
+      return { keys: [status === undefined ? own.order : own.status(status), own.animal, own.data, own.last], args: [String(limit), kept?.revision ?? ''], found }
+    }
     case 'get':
       return { keys: [own.animal], args: [memberOf(operation.id)], found: ([json]) => ({ kind: 'get', id: operation.id, json: typeof json === 'string' ? json : undefined }) }
     case 'create': {

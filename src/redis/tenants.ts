@@ -20,7 +20,7 @@ redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
 return 1`
 
 // KEYS: the store's sets (animals, order, each status), last, its characters, every store's
-// animals and characters, the stores in use. ARGV: how many sets, the label, the latest last use
+// animals and characters, the stores in use, its data. ARGV: how many sets, the label, the latest last use
 // that is dropped.
 const DROP = `
 local n = tonumber(ARGV[1])
@@ -32,6 +32,7 @@ for i = 1, n + 2 do redis.call('DEL', KEYS[i]) end
 redis.call('DECRBY', KEYS[n + 3], had)
 redis.call('DECRBY', KEYS[n + 4], chars)
 redis.call('ZREM', KEYS[n + 5], ARGV[2])
+redis.call('DEL', KEYS[n + 6])
 return 1`
 
 /** Options of `redisTenants`. */
@@ -106,7 +107,7 @@ export function redisTenants(options: RedisTenantsOptions): TenantsPort & { forg
       for (const label of idle) {
         const keys = keysOf(label)
         const sets = setsOf(keys)
-        if ((await call.script(DROP, [...sets, keys.last, keys.chars, shared.animals, shared.chars, shared.stores], [String(sets.length), label, String(before)])) === 1) {
+        if ((await call.script(DROP, [...sets, keys.last, keys.chars, shared.animals, shared.chars, shared.stores, keys.data], [String(sets.length), label, String(before)])) === 1) {
           told.delete(label)
           await options.forget(label)
         }

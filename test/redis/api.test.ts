@@ -61,6 +61,34 @@ describe.skipIf(!hasRedis)('the API over a store in Redis', () => {
     expect(ids.every((id) => listed.some((pet) => pet.id === id))).toBe(true)
   })
 
+  it('answers a list of a store unchanged since from the answer it keeps, and reads the store again once any replica creates, loads or resets', async () => {
+    const [first, second] = servers.map((server) => createApiClient(`${server.url}${API_BASE}`))
+    await replicas[1]?.core.controls.reset('shared')
+    const names = async () => ((await first?.authed('/pets', { query: 'limit=100' }))?.json as { name: string }[]).map((pet) => pet.name)
+    // How many lists Redis read: a kept answer checked against the store's revision reads none.
+    const reads = async () => Number(/cmdstat_zrange:calls=([0-9]+)/.exec(String(await connections[0]?.command(['INFO', 'commandstats'])))?.[1] ?? 0)
+    const fixture = pets.map((pet) => pet.name)
+    expect(await names()).toEqual(fixture)
+    const read = await reads()
+    expect(await names()).toEqual(fixture)
+    expect(await first?.authed('/pets', { query: 'limit=100&status=sold' })).toMatchObject({ status: 200 })
+    expect(await reads()).toBe(read + 1)
+    // A creation through the other replica: :last moves on.
+    await second?.authed('/pets', { method: 'POST', body: { name: 'Fresh', categoryId: 1 } })
+    expect(await names()).toEqual([...fixture, 'Fresh'])
+    // A load through the other replica of as many animals, the same ids: :last stays, :data moves on.
+    const created = await second?.authed('/pets', { query: 'limit=100' })
+    const renamed = (created?.json as { id: number; name: string }[]).map((pet) => ({ ...pet, name: `Loaded ${pet.name}` }))
+    await replicas[1]?.core.controls.load('shared', renamed)
+    expect(await names()).toEqual(renamed.map((pet) => pet.name))
+    // Back to the fixture through the other replica.
+    await replicas[1]?.core.controls.reset('shared')
+    expect(await names()).toEqual(fixture)
+    expect(await names()).toEqual(fixture)
+    // The same lists, read each time the store moved: one kept per revision, then reused.
+    expect(await reads()).toBe(read + 5)
+  })
+
   it('finds the store as it is when a replica starts again: the fixture is loaded once, by the first', async () => {
     const client = createApiClient(`${servers[1]?.url}${API_BASE}`)
     const made = await client.authed('/pets', { method: 'POST', body: { name: 'Kept', categoryId: 2 } })

@@ -4,21 +4,24 @@ import type { PetStatus } from '../spec/animals-service.js'
 /**
  * A store's list answers as JSON arrays, kept for reuse: a page asks for the same few lists over
  * and over, and reads far outnumber writes. One map per filter (a status, or none) holds the answers
- * by limit, so no two lists can share a key whatever the statuses and limits. Emptied whenever the
- * store changes; kept only while the fake's cache budget has room.
+ * by limit, so no two lists can share a key whatever the statuses and limits. Every answer is of one
+ * revision of the store (memory: a count of its changes; Redis: what its step reads of the store's
+ * keys), and the cache empties when it meets another; kept only while the budget's cache room lasts.
  */
-export type ListCache = {
+export type ListCache<Revision> = {
   /** The first `limit` of `texts` as a JSON array, built once per `revision` of the store. */
-  json(texts: readonly string[], limit: number, status: PetStatus | undefined, revision: number): string
+  json(texts: readonly string[], limit: number, status: PetStatus | undefined, revision: Revision): string
+  /** The answer kept for `limit` and `status`, with the revision it is of. */
+  kept(limit: number, status: PetStatus | undefined): { readonly json: string; readonly revision: Revision } | undefined
   /** Forgets every answer, giving their room back to the budget. */
   clear(): void
 }
 
 /** Creates an empty cache drawing on `budget`'s cache room. */
-export function createListCache(budget: Budget): ListCache {
+export function createListCache<Revision>(budget: Budget): ListCache<Revision> {
   const byFilter = new Map<PetStatus | undefined, Map<number, string>>()
-  // Stryker disable next-line UnaryOperator: the cache is empty until the first list answer, which sets the revision it holds
-  let cachedRevision = -1
+  // The revision every kept answer is of: none until the first answer.
+  let cached: { readonly revision: Revision } | undefined
   let chars = 0
   const clear = (): void => {
     byFilter.clear()
@@ -27,9 +30,9 @@ export function createListCache(budget: Budget): ListCache {
   }
   return {
     json(texts, limit, status, revision) {
-      if (cachedRevision !== revision) {
+      if (cached?.revision !== revision) {
         clear()
-        cachedRevision = revision
+        cached = { revision }
       }
       let answers = byFilter.get(status)
       // Stryker disable next-line ConditionalExpression: a cache; a map made again holds the same answers
@@ -48,6 +51,10 @@ export function createListCache(budget: Budget): ListCache {
         }
       }
       return json
+    },
+    kept(limit, status) {
+      const json = byFilter.get(status)?.get(limit)
+      return json === undefined || cached === undefined ? undefined : { json, revision: cached.revision }
     },
     clear,
   }
