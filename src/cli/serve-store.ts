@@ -29,44 +29,54 @@ const START_RETRY_MS = 500
  */
 export async function onStore(config: ServeConfig, store: StoreConfig): Promise<Running> {
   const pets = await loadPets(config)
-  let connection: RedisConnection
+  // Two connections: one for requests, the forced rules, the journal's entries and /healthz, one
+  // for the control reads that copy many animals or entries at a time, which would hold up the first.
+  const connect = () => connectRedis({ url: store.url, timeoutMs: store.timeoutMs })
+  let connections: [RedisConnection, RedisConnection]
   try {
-    connection = await connectRedis({ url: store.url, timeoutMs: store.timeoutMs })
+    connections = await Promise.all([connect(), connect()])
   } catch (error) {
     throw new CliError((error as Error).message)
   }
+  const [connection, reads] = connections
+  const close = async (): Promise<void> => void (await Promise.all([connection.close(), reads.close()]))
   const limits = { ...DEFAULT_BUDGET_LIMITS, maxAnimals: config.maxAnimals }
   const isolate = store.secret === undefined ? undefined : { secret: store.secret, idleMs: config.storeIdleMs }
   try {
     const onLost = (message: string): void => void process.stderr.write(`animals-mock: ${message}\n`)
-    const redis = await createRedisStore({ call: connection, prefix: DEFAULT_PREFIX, fixture: pets, limits, journalSize: config.journalSize, maxScopes: TENANT_LIMITS.maxTenants + 1, now: Date.now, onLost, ...definedOnly({ isolate }) })
+    const redis = await createRedisStore({ call: connection, reads, prefix: DEFAULT_PREFIX, fixture: pets, limits, journalSize: config.journalSize, maxScopes: TENANT_LIMITS.maxTenants + 1, now: Date.now, onLost, ...definedOnly({ isolate }) })
     // --latency is where every replica given it starts; the control API's latency, kept in Redis, replaces it.
     const latency = config.latency === undefined ? undefined : orThrow(parseLatency(config.latency))
     const core = createFakeCore(redis, { keys: config.keys, isolate: isolate !== undefined, prefer: config.prefer, limits, idleMs: config.storeIdleMs, deadlineMs: store.timeoutMs, ...definedOnly({ latency }) }, { now: Date.now, random: Math.random, generate: generateLazily, pause: nextTurn })
-    const loaded = await startStore(redis, connection)
+    const { loaded, animals } = await startStore(redis, connection, isolate === undefined ? undefined : pets.length)
     const { site, control } = siteOver(core, config, { health: storeHealth(redis, connection.where) })
     // Under isolation the banner tells what each key's store starts from, as in memory.
     const from = isolate !== undefined ? `fixture ${config.fixture}` : loaded ? `fixture ${config.fixture}, loaded into a new store` : 'the store as the replicas left it'
-    const animals = isolate !== undefined ? pets.length : (await redis.health()).animals
-    return { site, ...definedOnly({ control }), keys: core.keys, animals, from, store: connection.where, finish: () => connection.close() }
+    return { site, ...definedOnly({ control }), keys: core.keys, animals, from, store: connection.where, finish: close }
   } catch (error) {
-    await connection.close()
+    await close()
     throw error
   }
 }
 
 /**
- * Loads the fixture if no replica did (true then), waiting for Redis while it cannot be reached
- * (saying why, once, and again when the reason changes). A refusal no wait can mend (a wrong
- * password, no such database) stops the start, naming it.
+ * Loads the fixture if no replica did (`loaded` then), and tells how many animals the banner
+ * shows (`fixture`'s under isolation, where each key's store starts from it; else every store's),
+ * waiting for Redis while it cannot be reached (saying why, once, and again when the reason
+ * changes). A refusal no wait can mend (a wrong password, no such database) stops the start, naming it.
  */
-async function startStore(store: RedisStore, connection: RedisConnection): Promise<boolean> {
+async function startStore(store: RedisStore, connection: RedisConnection, fixture: number | undefined): Promise<{ loaded: boolean; animals: number }> {
   const { where } = connection
+  // Once started, a wait for the count does not start it again (which would find it loaded).
+  let loaded: boolean | undefined
   for (let said = ''; ; ) {
     try {
-      const started = await store.start()
-      if (started.ok) return started.value
-      throw new CliError(`--store ${where}: the fixture does not fit --max-animals (every store together holds ${started.error.held.animals})`)
+      if (loaded === undefined) {
+        const started = await store.start()
+        if (!started.ok) throw new CliError(`--store ${where}: the fixture does not fit --max-animals (every store together holds ${started.error.held.animals})`)
+        loaded = started.value
+      }
+      return { loaded, animals: fixture ?? (await store.animals.held()).animals }
     } catch (error) {
       if (!(error instanceof StoreUnavailable)) throw error
       const problem = connection.problem()

@@ -194,6 +194,8 @@ export type RedisAnimals = Omit<AnimalsPort, 'renew'> & {
 /** Options of `redisAnimals`. */
 export type RedisAnimalsOptions = {
   readonly call: RedisCall
+  /** What reads animals a command of many at a time (`slice`: searches, snapshots, control pages): `call` unless given. */
+  readonly reads?: RedisCall
   readonly keysOf: (label: string) => StoreKeys
   readonly shared: SharedKeys
   readonly limits: BudgetLimits
@@ -206,6 +208,7 @@ export type RedisAnimalsOptions = {
  */
 export function redisAnimals(options: RedisAnimalsOptions): RedisAnimals {
   const { call, keysOf, shared, limits } = options
+  const reads = options.reads ?? call
   const setOf = (keys: StoreKeys, status: PetStatus | undefined): string => (status === undefined ? keys.order : keys.status(status))
 
   async function swap(keys: StoreKeys, load: RedisLoad, mode: SwapMode): Promise<Swapped> {
@@ -236,7 +239,7 @@ export function redisAnimals(options: RedisAnimalsOptions): RedisAnimals {
         const asked = Math.min(WRITE_CHUNK, offset + count - start)
         // A bounded read goes in commands of at most READ_CHARS; a short answer is its end only when unbounded.
         const most = maxChars === undefined ? 0 : Math.min(READ_CHARS, maxChars - chars)
-        const chunk = (await call.script(SLICE, [setOf(keys, status), keys.animal], [String(start), String(start + asked - 1), String(most)])) as string[]
+        const chunk = (await reads.script(SLICE, [setOf(keys, status), keys.animal], [String(start), String(start + asked - 1), String(most)])) as string[]
         texts.push(...chunk)
         for (const text of chunk) chars += text.length
         start += chunk.length

@@ -149,8 +149,10 @@ return #scopes`
  * is written per request. The journal is what was asked lately, not data: it goes to Redis's
  * replicas but not to its append-only file (LUA_NEXT_SEQ), so Redis started again from its file
  * has the animals and rules and an empty journal (or the one of its last rewrite of the file).
+ * Pages of entries are read through `reads` (a connection of their own in `serve --store`), so
+ * that no request's entry and no /healthz waits behind a page's replies.
  */
-export function redisJournal(call: RedisCall, keys: SharedKeys, size: number): JournalPort {
+export function redisJournal(call: RedisCall, keys: SharedKeys, size: number, reads: RedisCall = call): JournalPort {
   const lists = keys.journalLists
   let batch: { readonly args: string[]; readonly done: Promise<unknown> } | undefined
   const send = (): { readonly args: string[]; readonly done: Promise<unknown> } => {
@@ -165,7 +167,7 @@ export function redisJournal(call: RedisCall, keys: SharedKeys, size: number): J
   async function* read(scope: string, newest: number | undefined): AsyncGenerator<readonly KeptEntry[]> {
     const skipped = newest === undefined ? 0 : Math.max(0, Number(await call.command(['LLEN', keys.journal(scope)])) - newest)
     for (let start = skipped; ; ) {
-      const items = (await call.script(READ, [keys.journal(scope)], [String(start), String(READ_CHUNK), String(READ_BYTES)])) as string[]
+      const items = (await reads.script(READ, [keys.journal(scope)], [String(start), String(READ_CHUNK), String(READ_BYTES)])) as string[]
       if (items.length === 0) return
       yield items.map(keptOf)
       start += items.length

@@ -2,7 +2,7 @@ import type { BudgetLimits } from '../service/budget.js'
 import { definedOnly } from '../service/defined-only.js'
 import { fail, mapped, ok, type Result } from '../service/http.js'
 import type { Pet } from '../spec/animals-service.js'
-import { type Found, type NoRoom, type Operation, STALE, type StorePort, type Taken } from '../store/port.js'
+import { type Found, type NoRoom, type Operation, STALE, type StorePort, StoreUnavailable, type Taken } from '../store/port.js'
 import { jsonArray } from '../store/list-cache.js'
 import { EVERY_STORE, type ScopeView, SHARED_STORE } from '../store/scope.js'
 import { createdOf, creation, LUA_CREATE, prepareLoad, redisAnimals } from './animals.js'
@@ -61,6 +61,12 @@ return {moved, unpack(create({unpack(KEYS, 9)}, {unpack(ARGV, 5)}))}`,
 /** Options of `createRedisStore`. */
 export type RedisStoreOptions = {
   readonly call: RedisCall
+  /**
+   * Another connection to the same Redis for the control reads that copy many animals or entries
+   * at a time (name searches, snapshots, journal pages), so that a request's step and /healthz
+   * never wait behind their replies on one connection; `call` unless given.
+   */
+  readonly reads?: RedisCall
   /** Where every key starts (`DEFAULT_PREFIX`): replicas of one fake share it. */
   readonly prefix: string
   /** The animals a store starts from, and returns to on reset. */
@@ -110,8 +116,9 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Redi
   const every = isolate === undefined ? SHARED_STORE : EVERY_STORE
   const fixture = await prepareLoad(options.fixture)
   const rules = redisRules(call, prefix, shared, every, options.maxScopes)
-  const journal = redisJournal(call, shared, options.journalSize)
-  const animals = redisAnimals({ call, keysOf, shared, limits })
+  const reads = options.reads ?? call
+  const journal = redisJournal(call, shared, options.journalSize, reads)
+  const animals = redisAnimals({ call, reads, keysOf, shared, limits })
   const lists = keptLists(limits, options.maxScopes)
   const forget = async (label: string): Promise<void> => void (await Promise.all([rules.clear(label), journal.clear(label)]))
   const tenants = isolate === undefined ? undefined : redisTenants({ call, keysOf, shared, animals, fixture, forget, ...isolate })
@@ -144,6 +151,8 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Redi
     answering: () => call.answering(),
     start: epoch.load,
     async health() {
+      // Not asked through it: the probe would wait behind the copies it carries.
+      if (!reads.answering()) throw new StoreUnavailable('Redis does not answer the connection for control reads (name searches, snapshots, journal pages).')
       const [found, animalsHeld, stores] = (await call.script(HEALTH, [shared.health, shared.started, shared.animals, shared.stores], [String(now())])) as [string | null, string, number]
       if (found !== epoch.current()) {
         const outcome = epoch.met(found)

@@ -47,6 +47,33 @@ describe.skipIf(!hasRedis)('the control API over a store in Redis', () => {
     }
   }
 
+  it('copies many animals or entries through a connection of their own, which no request, entry or /healthz waits behind; /healthz says when it does not answer', async () => {
+    const [main, other] = [await harness.connect(500), await harness.connect(500)]
+    const through: string[] = []
+    const tapped = (name: string, connection: RedisConnection): RedisConnection => ({
+      ...connection,
+      command: (args) => (through.push(name), connection.command(args)),
+      script: (source, keys, args) => (through.push(name), connection.script(source, keys, args)),
+    })
+    let answering = true
+    const reads = { ...tapped('reads', other), answering: () => answering && other.answering() }
+    const { core, store } = await redisReplica(tapped('requests', main), `c${++prefixes}:`, { pets, keys: [KEY] }, reads)
+    const { url } = await harness.serve(createSite({ api: core, control: createControl({ core }) }))
+    const ask = async (path: string, init: RequestInit = {}) => (await fetch(`${url}${path}`, { ...init, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' } })).status
+    const connectionsOf = async (what: () => Promise<unknown>) => {
+      through.length = 0
+      await what()
+      return [...new Set(through)]
+    }
+    expect(await connectionsOf(async () => [await ask('/v1/pets?limit=5'), await ask('/v1/pets/1'), await ask('/v1/pets', { method: 'POST', body: JSON.stringify({ name: 'Noted', categoryId: 1 }) }), await store.health()])).toEqual(['requests'])
+    for (const path of ['/__control/animals?name=a', '/__control/animals?limit=20', '/__control/snapshot', '/__control/journal?limit=10']) {
+      expect(await connectionsOf(() => ask(path))).toContain('reads')
+    }
+    answering = false
+    await expect(store.health()).rejects.toMatchObject({ name: 'StoreUnavailable', message: expect.stringContaining('control reads') })
+    expect(await ask('/v1/pets/1')).toBe(200)
+  })
+
   it('seeds through one replica what every replica lists, the same animals as the in-memory fake seeds with the same seed, 1,000 per step and past it', async () => {
     const { control, list } = await replicas()
     for (const count of [1000, 1001]) {

@@ -127,6 +127,16 @@ describe.skipIf(!hasRedis)('serve --store through ordinary Redis operations', ()
     expect((await ask(`${base}/pets`, { key: KEY, method: 'POST', body: { name: 'After', categoryId: 1 } })).status).toBe(201)
   })
 
+  it('opens two connections, one for the reads that copy many animals, and says in /healthz when Redis refuses it (maxclients)', async () => {
+    // Room for the admin's connection and one of the replica's: its second is refused.
+    const { redis } = await redisWith(['--maxclients', '2'])
+    const { base, origin } = await startServing(['serve', '--store', redis.url, '--api-key', KEY, '--port', '0', '--quiet', '--store-timeout', '500'], running)
+    expect((await ask(`${base}/pets/1`, { key: KEY })).status).toBe(200)
+    const health = await ask(`${origin}/healthz`)
+    expect(health).toMatchObject({ status: 503, retryAfter: '1', body: { code: 'store_unavailable', message: expect.stringContaining('the connection for control reads') } })
+    expect(await ask(`${origin}/__control/animals?name=a`, { key: KEY })).toMatchObject({ status: 503, retryAfter: '1', body: { code: 'store_unavailable' } })
+  })
+
   it('notices the store\'s data gone (FLUSHDB), says so in /healthz and its log, and serves the fixture again, on every replica', async () => {
     const { redis, admin } = await redisWith()
     const start = () => startServing(['serve', '--store', redis.url, '--api-key', KEY, '--port', '0', '--quiet'], running)

@@ -5,7 +5,7 @@ import { coreOf } from '../../src/fake/assemble-fake.js'
 import { type Control, createControl } from '../../src/fake/control.js'
 import { createFakeCore, type FakeCore } from '../../src/fake/fake-core.js'
 import { parseLatency } from '../../src/fake/latency.js'
-import type { RedisConnection } from '../../src/redis/connection.js'
+import type { RedisCall, RedisConnection } from '../../src/redis/connection.js'
 import { createRedisStore, type RedisStore } from '../../src/redis/redis-store.js'
 import { createPetSource } from '../../src/seed/generate-pets.js'
 import { type BudgetLimits, DEFAULT_BUDGET_LIMITS } from '../../src/service/budget.js'
@@ -60,11 +60,11 @@ export function memoryReplica(setup: FakeSetup): Replica {
  * Redis adapter and the one fake over it, as `serve --store` wires them; the store started (the
  * fixture loaded by the first replica of a prefix).
  */
-export async function redisReplica(connection: RedisConnection, prefix: string, setup: FakeSetup): Promise<Replica & { readonly store: RedisStore }> {
+export async function redisReplica(connection: RedisConnection, prefix: string, setup: FakeSetup, reads?: RedisCall): Promise<Replica & { readonly store: RedisStore }> {
   const limits = { ...DEFAULT_BUDGET_LIMITS, ...setup.limits }
   const now = setup.now ?? (() => Date.UTC(2026, 0, 1))
   const isolate = setup.isolate === true ? { secret: setup.secret ?? TEST_SECRET, idleMs: setup.idleMs ?? 30 * 60_000 } : undefined
-  const store = await createRedisStore({ call: connection, prefix, fixture: setup.pets, limits, journalSize: setup.journalSize ?? 1000, maxScopes: 1001, now, ...(isolate === undefined ? {} : { isolate }) })
+  const store = await createRedisStore({ call: connection, ...(reads === undefined ? {} : { reads }), prefix, fixture: setup.pets, limits, journalSize: setup.journalSize ?? 1000, maxScopes: 1001, now, ...(isolate === undefined ? {} : { isolate }) })
   const latency = setup.latency === undefined ? undefined : orThrow(parseLatency(setup.latency))
   const core = createFakeCore(
     store,
