@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { CLI, PINNING, pinLoadHere, type ServerProcess, startProcess } from './processes.js'
 import { startRedis } from './redis-store.js'
-import { percentile } from './responsiveness.js'
+import { percentile, sampleDuring } from './responsiveness.js'
 
 const NAME = 'n'.repeat(4000)
 const call = (server: ServerProcess, path: string, key: string | undefined, init: RequestInit = {}) =>
@@ -42,21 +42,15 @@ async function during(fake: ServerProcess, work: () => Promise<unknown>): Promis
       await new Promise((wait) => setTimeout(wait, 10))
     }
   })()
-  const waits: number[] = []
-  const prober = (async () => {
-    while (running) {
-      const sent = performance.now()
-      await (await fetch(`${fake.origin}/healthz`)).arrayBuffer()
-      waits.push(performance.now() - sent)
-      await new Promise((wait) => setTimeout(wait, 5))
-    }
-  })()
-  const started = performance.now()
-  await work()
-  const ms = performance.now() - started
+  let ms = 0
+  const waits = await sampleDuring(fake.origin, async () => {
+    const started = performance.now()
+    await work()
+    ms = performance.now() - started
+  })
   running = false
-  await Promise.all([sampler, prober])
-  return { grewMb: (peak - before) / 1024 / 1024, healthP99: percentile([...waits].sort((a, b) => a - b), 0.99), ms }
+  await sampler
+  return { grewMb: (peak - before) / 1024 / 1024, healthP99: percentile(waits, 0.99), ms }
 }
 
 async function measure(cli: string): Promise<{ search: Awaited<ReturnType<typeof during>>; journal: Awaited<ReturnType<typeof during>> }> {
