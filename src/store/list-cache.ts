@@ -19,26 +19,23 @@ export type ListCache<Revision> = {
 
 /** Creates an empty cache drawing on `budget`'s cache room. */
 export function createListCache<Revision>(budget: Budget): ListCache<Revision> {
-  const byFilter = new Map<PetStatus | undefined, Map<number, string>>()
-  // The revision every kept answer is of: none until the first answer.
-  let cached: { readonly revision: Revision } | undefined
+  // The answers kept, by filter then limit, all of one revision: none until the first answer.
+  let cached: { readonly revision: Revision; readonly byFilter: Map<PetStatus | undefined, Map<number, string>> } | undefined
   let chars = 0
   const clear = (): void => {
-    byFilter.clear()
+    cached = undefined
     budget.giveCache(chars)
     chars = 0
   }
   return {
     json(texts, limit, status, revision) {
-      if (cached?.revision !== revision) {
-        clear()
-        cached = { revision }
-      }
-      let answers = byFilter.get(status)
+      if (cached?.revision !== revision) clear()
+      cached ??= { revision, byFilter: new Map() }
+      let answers = cached.byFilter.get(status)
       // Stryker disable next-line ConditionalExpression: a cache; a map made again holds the same answers
       if (answers === undefined) {
         answers = new Map()
-        byFilter.set(status, answers)
+        cached.byFilter.set(status, answers)
       }
       let json = answers.get(limit)
       // Stryker disable next-line ConditionalExpression: a cache; a list built again is the same text
@@ -53,8 +50,9 @@ export function createListCache<Revision>(budget: Budget): ListCache<Revision> {
       return json
     },
     kept(limit, status) {
-      const json = byFilter.get(status)?.get(limit)
-      return json === undefined || cached === undefined ? undefined : { json, revision: cached.revision }
+      if (cached === undefined) return undefined
+      const json = cached.byFilter.get(status)?.get(limit)
+      return json === undefined ? undefined : { json, revision: cached.revision }
     },
     clear,
   }
