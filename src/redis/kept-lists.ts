@@ -1,4 +1,4 @@
-import { type BudgetLimits, createBudget } from '../service/budget.js'
+import { type Budget, type BudgetLimits, createBudget } from '../service/budget.js'
 import { createListCache, type ListCache } from '../store/list-cache.js'
 
 /**
@@ -6,14 +6,12 @@ import { createListCache, type ListCache } from '../store/list-cache.js'
  * which every load and every creation move on): a list's step sends the revision of the answer kept,
  * and Redis answers the texts only when the store moved since. A list of an unchanged store then
  * costs Redis no read of its animals and this replica no copy of them. Bounded as in memory by the
- * budget's cache room (`maxCacheChars`, every store together) and by `maxStores` stores; a store
- * whose answers find no room forgets those of the stores used longest ago first.
+ * budget's cache room (`maxCacheChars`, every store together) and by `maxStores` stores; an answer
+ * that finds no room makes it by forgetting other stores' answers, those used longest ago first.
  */
 export type KeptLists = {
   /** A store's answers, that store now the one used last. */
   of(label: string): ListCache<string>
-  /** Room for `chars` more characters of answers, forgetting those of stores other than `label`, oldest use first. */
-  makeRoom(label: string, chars: number): void
   /** Forgets every store's answers (the data went from Redis, or was loaded again). */
   clear(): void
 }
@@ -27,9 +25,20 @@ export function keptLists(limits: BudgetLimits, maxStores: number): KeptLists {
     answers.clear()
     byLabel.delete(label)
   }
+  // A store's share of the room: what does not fit is made room for from the other stores.
+  const roomOf = (label: string): Budget => ({
+    ...budget,
+    takeCache(chars) {
+      for (const [other, its] of byLabel) {
+        if (budget.used.cacheChars + chars <= limits.maxCacheChars) break
+        if (other !== label) forget(other, its)
+      }
+      return budget.takeCache(chars)
+    },
+  })
   return {
     of(label) {
-      const answers = byLabel.get(label) ?? createListCache<string>(budget)
+      const answers = byLabel.get(label) ?? createListCache<string>(roomOf(label))
       // A Map keeps its keys in the order set: the first is the store used longest ago.
       byLabel.delete(label)
       byLabel.set(label, answers)
@@ -38,12 +47,6 @@ export function keptLists(limits: BudgetLimits, maxStores: number): KeptLists {
         forget(oldest, its)
       }
       return answers
-    },
-    makeRoom(label, chars) {
-      for (const [other, its] of byLabel) {
-        if (budget.used.cacheChars + chars <= limits.maxCacheChars) return
-        if (other !== label) forget(other, its)
-      }
     },
     clear() {
       for (const [label, its] of byLabel) forget(label, its)

@@ -217,7 +217,6 @@ function stepOf(operation: Operation | undefined, label: string, own: StoreKeys,
         // An index member without its animal (none: one script writes both) is left out, not written as an empty element.
         const texts = read.filter((text) => typeof text === 'string')
         if (typeof revision !== 'string' || revision === '') return { kind: 'list', json: jsonArray(texts, limit) }
-        lists.makeRoom(label, texts.reduce((chars, text) => chars + text.length + 1, 1))
         return { kind: 'list', json: answers.json(texts, limit, status, revision) }
       }
       return { keys: [status === undefined ? own.order : own.status(status), own.animal, own.data, own.last], args: [String(limit), kept?.revision ?? ''], found }

@@ -21,24 +21,26 @@ describe("a replica's kept list answers", () => {
     expect(lists.of('b').kept(1, undefined)).toBeUndefined()
   })
 
-  it("makes room by forgetting other stores' answers, oldest use first, and only as far as needed", () => {
+  it("makes room for an answer by forgetting other stores' answers, oldest use first, and only as far as needed", () => {
     const lists = keptLists(limits(15), 10)
+    const held = (...labels: string[]) => labels.map((label) => lists.of(label).kept(1, undefined)?.json)
     keep(lists, 'a', 5)
     keep(lists, 'b', 5)
     // Exactly at the cache room: nothing goes.
-    lists.makeRoom('c', 5)
-    expect([lists.of('a').kept(1, undefined), lists.of('b').kept(1, undefined)].map((kept) => kept?.json)).toEqual(['[xxx]', '[xxx]'])
-    // One past it: the store used longest ago ('a', before 'b' was read) goes, and no more.
-    lists.makeRoom('c', 6)
-    expect(lists.of('b').kept(1, undefined)?.json).toBe('[xxx]')
-    expect(lists.of('a').kept(1, undefined)).toBeUndefined()
-    // The store asking keeps its own; the room freed is taken again.
-    keep(lists, 'c', 10)
-    lists.makeRoom('c', 100)
-    expect(lists.of('c').kept(1, undefined)?.json).toBe(`[${'x'.repeat(8)}]`)
-    expect(lists.of('b').kept(1, undefined)).toBeUndefined()
-    keep(lists, 'a', 5)
-    expect(lists.of('a').kept(1, undefined)?.json).toBe('[xxx]')
+    keep(lists, 'c', 5)
+    expect(held('a', 'b', 'c')).toEqual(['[xxx]', '[xxx]', '[xxx]'])
+    // One past it: the store used longest ago goes, and no other.
+    keep(lists, 'd', 3)
+    expect(held('b', 'c', 'd')).toEqual(['[xxx]', '[xxx]', '[x]'])
+    expect(held('a')).toEqual([undefined])
+    // 10 more for 'b': 'c' and 'd' go (oldest first), 'b' keeps its own.
+    expect(lists.of('b').json(['y'.repeat(8)], 2, undefined, 'r')).toBe(`[${'y'.repeat(8)}]`)
+    expect(lists.of('b').kept(2, undefined)?.json).toBe(`[${'y'.repeat(8)}]`)
+    expect(held('c', 'd', 'b')).toEqual([undefined, undefined, '[xxx]'])
+    // An answer past the whole room is not kept, and takes nothing of the store's own.
+    lists.of('b').json(['z'.repeat(20)], 3, undefined, 'r')
+    expect(lists.of('b').kept(3, undefined)).toBeUndefined()
+    expect(held('b')).toEqual(['[xxx]'])
   })
 
   it('keeps no answer past the cache room, and forgets every answer when cleared', () => {
