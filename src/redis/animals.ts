@@ -194,8 +194,8 @@ export type RedisAnimals = Omit<AnimalsPort, 'renew'> & {
 /** Options of `redisAnimals`. */
 export type RedisAnimalsOptions = {
   readonly call: RedisCall
-  /** What reads animals a command of many at a time (`slice`: searches, snapshots, control pages): `call` unless given. */
-  readonly reads?: RedisCall
+  /** What reads animals a command of many at a time (`slice`: searches, snapshots, control pages). */
+  readonly reads: RedisCall
   readonly keysOf: (label: string) => StoreKeys
   readonly shared: SharedKeys
   readonly limits: BudgetLimits
@@ -207,8 +207,7 @@ export type RedisAnimalsOptions = {
  * animal stored and the budget (animals and characters, every store together) taken in one atomic step.
  */
 export function redisAnimals(options: RedisAnimalsOptions): RedisAnimals {
-  const { call, keysOf, shared, limits } = options
-  const reads = options.reads ?? call
+  const { call, reads, keysOf, shared, limits } = options
   const setOf = (keys: StoreKeys, status: PetStatus | undefined): string => (status === undefined ? keys.order : keys.status(status))
 
   async function swap(keys: StoreKeys, load: RedisLoad, mode: SwapMode): Promise<Swapped> {

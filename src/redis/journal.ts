@@ -152,7 +152,7 @@ return #scopes`
  * Pages of entries are read through `reads` (a connection of their own in `serve --store`), so
  * that no request's entry and no /healthz waits behind a page's replies.
  */
-export function redisJournal(call: RedisCall, keys: SharedKeys, size: number, reads: RedisCall = call): JournalPort {
+export function redisJournal(call: RedisCall, reads: RedisCall, keys: SharedKeys, size: number): JournalPort {
   const lists = keys.journalLists
   let batch: { readonly args: string[]; readonly done: Promise<unknown> } | undefined
   const send = (): { readonly args: string[]; readonly done: Promise<unknown> } => {

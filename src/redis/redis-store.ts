@@ -117,7 +117,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Redi
   const fixture = await prepareLoad(options.fixture)
   const rules = redisRules(call, prefix, shared, every, options.maxScopes)
   const reads = options.reads ?? call
-  const journal = redisJournal(call, shared, options.journalSize, reads)
+  const journal = redisJournal(call, reads, shared, options.journalSize)
   const animals = redisAnimals({ call, reads, keysOf, shared, limits })
   const lists = keptLists(limits, options.maxScopes)
   const forget = async (label: string): Promise<void> => void (await Promise.all([rules.clear(label), journal.clear(label)]))

@@ -28,7 +28,7 @@ const record = (path: string, key = 'secret-key-1'): JournalRecord => ({
 
 type Entry = { seq: number; path: string; query: string; headers: Record<string, string>; response: { body: string } }
 const entriesOf = (texts: readonly string[]): Entry[] => texts.map((text) => JSON.parse(text) as Entry)
-const journalOver = (connection: RedisConnection, prefix: string, size = JOURNAL_SIZE) => redisJournal(connection, sharedKeys(prefix), size)
+const journalOver = (connection: RedisConnection, prefix: string, size = JOURNAL_SIZE) => redisJournal(connection, connection, sharedKeys(prefix), size)
 /** A page of a scope's journal (every scope's: `undefined`), as the control API reads it. */
 const page = (journal: JournalPort, scope: string | undefined, filter: JournalFilter) => readJournalPage(journal, scope, filter, nextTurn)
 
